@@ -1,0 +1,86 @@
+package io.hami.protocol.codec;
+
+import java.util.OptionalLong;
+
+/**
+ * Go's {@code strconv} number and bool syntax, which upstream writers and readers use: ASCII digits only,
+ * an optional leading sign, leading zeros allowed, no whitespace. ({@link Integer#parseInt} would also
+ * accept non-ASCII digits.)
+ */
+final class GoStrconv {
+    private GoStrconv() {
+    }
+
+    /** The value of {@code s} if it is a base-10 integer within [min, max]. */
+    static OptionalLong parseInt(String s, long min, long max) {
+        int n = s.length();
+        if (n == 0) {
+            return OptionalLong.empty();
+        }
+        int i = 0;
+        boolean negative = false;
+        char first = s.charAt(0);
+        if (first == '+' || first == '-') {
+            negative = first == '-';
+            i = 1;
+            if (n == 1) {
+                return OptionalLong.empty();
+            }
+        }
+        long value = 0;
+        for (; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return OptionalLong.empty();
+            }
+            // Accumulate negatively so Long.MIN_VALUE fits; any bound is within long range.
+            if (value < (Long.MIN_VALUE + (c - '0')) / 10) {
+                return OptionalLong.empty();
+            }
+            value = value * 10 - (c - '0');
+        }
+        if (!negative) {
+            if (value == Long.MIN_VALUE) {
+                return OptionalLong.empty();
+            }
+            value = -value;
+        }
+        return value < min || value > max ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+
+    static OptionalLong parseInt32(String s) {
+        return parseInt(s, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    /** Go's {@code strconv.ParseBool}: 1 t T TRUE true True 0 f F FALSE false False; null when invalid. */
+    static Boolean parseBool(String s) {
+        return switch (s) {
+            case "1", "t", "T", "TRUE", "true", "True" -> Boolean.TRUE;
+            case "0", "f", "F", "FALSE", "false", "False" -> Boolean.FALSE;
+            default -> null;
+        };
+    }
+
+    /** {@code s} in double quotes, shortened so error messages stay one readable line. */
+    static String quote(String s) {
+        String shown = s.length() > 80 ? s.substring(0, 77) + "..." : s;
+        var b = new StringBuilder(shown.length() + 2).append('"');
+        shown.codePoints().forEach(cp -> {
+            switch (cp) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (cp < 0x20 || cp == 0x7f || (cp >= 0xd800 && cp <= 0xdfff)) {
+                        b.append(String.format("\\u%04x", cp));
+                    } else {
+                        b.appendCodePoint(cp);
+                    }
+                }
+            }
+        });
+        return b.append('"').toString();
+    }
+}

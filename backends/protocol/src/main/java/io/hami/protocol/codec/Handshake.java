@@ -1,0 +1,18 @@
+package io.hami.protocol.codec;
+
+import java.time.LocalDateTime;
+import java.util.Objects;
+
+/**
+ * A handshake annotation value (DECISIONS D2/D3): {@code Requesting_YYYY-MM-DD HH:MM:SS} written by the
+ * scheduler, {@code Reported_YYYY-MM-DD HH:MM:SS} written by a device plugin. Times are UTC.
+ */
+public record Handshake(State state, LocalDateTime time) {
+    public Handshake {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(time, "time");
+        time = time.withNano(0);
+    }
+
+    public enum State { Requesting, Reported }
+}

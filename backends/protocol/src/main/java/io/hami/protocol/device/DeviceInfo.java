@@ -1,0 +1,33 @@
+package io.hami.protocol.device;
+
+import java.util.Objects;
+
+/**
+ * One physical (or capacity-synthesised) device as a node advertises it, in the register annotation or
+ * derived from node Capacity. Field names and meanings follow upstream's {@code DeviceInfo}.
+ *
+ * @param id      device UUID (NVIDIA {@code GPU-...}) or synthetic ID ({@code <node>-cambricon-mlu-<i>})
+ * @param index   position of the device on its node; never negative
+ * @param count   how many tasks may share the device (the split count)
+ * @param devmem  device memory in MiB
+ * @param devcore compute capacity, 100 for a whole card (Moore Threads: 16)
+ * @param type    model string, for example {@code NVIDIA-Tesla V100-PCIE-32GB}
+ * @param numa    NUMA node
+ * @param mode    sharing mode, for example {@code hami-core}; may be empty
+ * @param health  whether the device plugin reported the device healthy
+ */
+public record DeviceInfo(String id, int index, int count, int devmem, int devcore, String type, int numa,
+                         String mode, boolean health) {
+    public DeviceInfo {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(mode, "mode");
+        if (index < 0) {
+            throw new IllegalArgumentException("index must not be negative: " + index);
+        }
+    }
+
+    public DeviceInfo withHealth(boolean healthy) {
+        return new DeviceInfo(id, index, count, devmem, devcore, type, numa, mode, healthy);
+    }
+}

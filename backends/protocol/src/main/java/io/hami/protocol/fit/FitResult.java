@@ -1,0 +1,26 @@
+package io.hami.protocol.fit;
+
+import io.hami.protocol.device.ContainerDevice;
+import java.util.List;
+
+/** The outcome of fitting one container's request on one node's devices of one vendor. */
+public sealed interface FitResult {
+
+    /** The request fits; {@code grants} pairs each chosen device with what the container gets of it. */
+    record Fits(List<Grant> grants) implements FitResult {
+        public Fits {
+            grants = List.copyOf(grants);
+        }
+    }
+
+    /**
+     * The request does not fit. {@code reason} is byte-exact with upstream, for example
+     * {@code 1/2 CardInsufficientMemory, 2/2 NumaNotFit}.
+     */
+    record NoFit(String reason) implements FitResult {
+    }
+
+    /** One chosen device and the entry written for it in the pod's device string. */
+    record Grant(DeviceUsage device, ContainerDevice entry) {
+    }
+}

@@ -1,0 +1,50 @@
+package io.hami.protocol.spi;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Node;
+import io.hami.protocol.device.ContainerRequest;
+import io.hami.protocol.fit.DeviceUsage;
+import io.hami.protocol.fit.FitContext;
+import io.hami.protocol.fit.FitResult;
+import io.hami.protocol.health.HealthMemory;
+import io.hami.protocol.health.HealthVerdict;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One vendor's scheduler-side rules (DECISIONS D1–D3). Instances are made by a {@link DeviceBackendFactory}
+ * found with {@link java.util.ServiceLoader}; the scheduler and the plugin depend on this interface only.
+ * Every method is a pure function of its arguments and the configuration the backend was made with.
+ */
+public interface DeviceBackend {
+
+    /** The type keyword written in pod device strings: {@code NVIDIA}, {@code MLU}, {@code Mthreads}, {@code HCU}. */
+    String vendor();
+
+    /** The annotation keys this vendor owns. */
+    VendorKeys keys();
+
+    /** The extended-resource names this vendor reads, as configured. */
+    ResourceNames resources();
+
+    /** The node's devices of this vendor, from its register annotation or its Capacity. */
+    Discovery discover(Node node);
+
+    /**
+     * What {@code container} asks of this vendor, with defaults, unit factors and percentages applied.
+     * A container that asks nothing valid of this vendor gets an empty request ({@link ContainerRequest#isEmpty()}).
+     */
+    ContainerRequest request(Container container);
+
+    /**
+     * Fits one container's request on one node's devices of this vendor. {@code devices} is already
+     * sorted by the device policy; like upstream, the walk starts from the <em>last</em> element.
+     */
+    FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context);
+
+    /**
+     * The D3 handshake/health rule for one node at {@code now}. {@code previous} is what this rule
+     * returned for the node last time ({@link HealthMemory#NONE} at first).
+     */
+    HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous);
+}

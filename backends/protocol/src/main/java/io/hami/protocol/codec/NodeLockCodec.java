@@ -1,6 +1,7 @@
 package io.hami.protocol.codec;
 
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
 /** The node lock value {@code <RFC3339 time>,<namespace>,<pod name>}, or a legacy time alone (D5). */
@@ -38,10 +39,12 @@ public final class NodeLockCodec {
         if (lock.namespace().contains(",") || lock.name().contains(",")) {
             throw new IllegalArgumentException("lock namespace and name cannot contain ',': " + lock);
         }
-        if (lock.time().getYear() < 0 || lock.time().getYear() > 9999) {
+        // D5: the time is written in UTC, whatever offset the caller's time carries.
+        OffsetDateTime utc = lock.time().withOffsetSameInstant(ZoneOffset.UTC);
+        if (utc.getYear() < 0 || utc.getYear() > 9999) {
             throw new IllegalArgumentException("lock year out of range 0000-9999: " + lock.time());
         }
-        String time = GoTime.RFC3339.format(lock.time());
+        String time = GoTime.RFC3339.format(utc);
         return lock.isLegacy() ? time : time + "," + lock.namespace() + "," + lock.name();
     }
 }

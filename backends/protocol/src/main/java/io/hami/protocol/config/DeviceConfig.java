@@ -16,10 +16,10 @@ public record DeviceConfig(Nvidia nvidia, Cambricon cambricon, Mthreads mthreads
                          int defaultMemory, int defaultCores, int defaultGPUNum, int memoryFactor,
                          boolean disableCoreLimit, String gpuCorePolicy, String runtimeClassName,
                          int deviceSplitCount, double deviceMemoryScaling, double deviceCoreScaling,
-                         int preConfiguredDeviceMemory, int libCudaLogLevel, boolean enableNumaTopology) {
+                         long preConfiguredDeviceMemory, String libCudaLogLevel, boolean enableNumaTopology) {
         public static final Nvidia DEFAULTS = new Nvidia("nvidia.com/gpu", "nvidia.com/gpumem",
                 "nvidia.com/gpumem-percentage", "nvidia.com/gpucores", "nvidia.com/priority", false,
-                0, 0, 1, 1, false, "default", "", 10, 1.0, 1.0, 0, 0, false);
+                0, 0, 1, 1, false, "default", "", 10, 1.0, 1.0, 0, "", false);
     }
 
     /** Section {@code cambricon}. Memory is counted in units of 256 MiB. */

@@ -1,0 +1,22 @@
+package io.hami.protocol.annotation;
+
+/** Annotation keys shared by every vendor (reference/upstream-scheduler.md §1.1, DECISIONS D4/D5). */
+public final class ProtocolKeys {
+    private ProtocolKeys() {
+    }
+
+    /** Node: the lock serialising binds, {@code <RFC3339>,<namespace>,<pod>}. */
+    public static final String NODE_LOCK = "hami.io/mutex.lock";
+    /** Pod: the node chosen by the scheduler (also a label). */
+    public static final String VGPU_NODE = "hami.io/vgpu-node";
+    /** Pod: Unix seconds of the scheduling decision. */
+    public static final String VGPU_TIME = "hami.io/vgpu-time";
+    /** Pod: Unix seconds when bind started. */
+    public static final String BIND_TIME = "hami.io/bind-time";
+    /** Pod: {@code allocating}, {@code success} or {@code failed}. */
+    public static final String BIND_PHASE = "hami.io/bind-phase";
+
+    public static final String PHASE_ALLOCATING = "allocating";
+    public static final String PHASE_SUCCESS = "success";
+    public static final String PHASE_FAILED = "failed";
+}

@@ -1,0 +1,219 @@
+package io.hami.cli.annotation;
+
+import io.hami.protocol.annotation.AnnotationKind;
+import io.hami.protocol.codec.AnnotationFormatException;
+import io.hami.protocol.codec.Handshake;
+import io.hami.protocol.codec.HandshakeCodec;
+import io.hami.protocol.codec.LegacyRegisterCodec;
+import io.hami.protocol.codec.NodeLock;
+import io.hami.protocol.codec.NodeLockCodec;
+import io.hami.protocol.codec.NvidiaRegisterCodec;
+import io.hami.protocol.codec.PodDevicesCodec;
+import io.hami.protocol.codec.UnixTimeCodec;
+import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.device.PodDevices;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The canonical JSON of each annotation kind, the form operators read and write: every field present, in
+ * a fixed order, times as text in the annotation's own format.
+ */
+final class CanonicalJson {
+    private static final JsonMapper JSON = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    private CanonicalJson() {
+    }
+
+    /** JSON given to encode that does not describe a value of the key's kind. */
+    static final class InvalidJsonException extends Exception {
+        InvalidJsonException(String message) {
+            super(message);
+        }
+    }
+
+    static String decode(AnnotationKind kind, String value) throws AnnotationFormatException {
+        JsonNode out = switch (kind) {
+            case AnnotationKind.NodeRegister r -> registerJson(switch (r.format()) {
+                case JSON -> NvidiaRegisterCodec.decode(value);
+                case LEGACY -> LegacyRegisterCodec.decode(value);
+                case NONE -> throw new IllegalStateException("register key without a format");
+            });
+            case AnnotationKind.PodDevicesKey p -> podJson(PodDevicesCodec.decode(value));
+            case AnnotationKind.HandshakeKey h -> {
+                Handshake hs = HandshakeCodec.decode(value);
+                String encoded = HandshakeCodec.encode(hs);
+                yield JSON.createObjectNode().put("state", hs.state().name())
+                        .put("time", encoded.substring(encoded.indexOf('_') + 1));
+            }
+            case AnnotationKind.NodeLockKey l -> {
+                NodeLock lock = NodeLockCodec.decode(value);
+                String time = NodeLockCodec.encode(new NodeLock(lock.time(), "", ""));
+                yield JSON.createObjectNode().put("time", time).put("namespace", lock.namespace()).put("name", lock.name());
+            }
+            case AnnotationKind.UnixTimeKey t -> {
+                var instant = UnixTimeCodec.decode(value);
+                yield JSON.createObjectNode().put("unix", instant.getEpochSecond()).put("time", instant.toString());
+            }
+        };
+        return JSON.writeValueAsString(out);
+    }
+
+    private static ArrayNode registerJson(List<DeviceInfo> devices) {
+        ArrayNode arr = JSON.createArrayNode();
+        for (DeviceInfo d : devices) {
+            arr.addObject().put("id", d.id()).put("index", d.index()).put("count", d.count()).put("devmem", d.devmem())
+                    .put("devcore", d.devcore()).put("type", d.type()).put("numa", d.numa()).put("mode", d.mode())
+                    .put("health", d.health());
+        }
+        return arr;
+    }
+
+    private static ArrayNode podJson(PodDevices pod) {
+        ArrayNode arr = JSON.createArrayNode();
+        for (List<ContainerDevice> container : pod.containers()) {
+            ArrayNode c = arr.addArray();
+            for (ContainerDevice d : container) {
+                c.addObject().put("uuid", d.uuid()).put("type", d.type()).put("usedmem", d.usedmem()).put("usedcores", d.usedcores());
+            }
+        }
+        return arr;
+    }
+
+    static String encode(AnnotationKind kind, String json) throws InvalidJsonException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JacksonException e) {
+            throw new InvalidJsonException("not valid JSON: " + e.getOriginalMessage());
+        }
+        try {
+            return switch (kind) {
+                case AnnotationKind.NodeRegister r -> {
+                    var devices = registerDevices(root);
+                    yield r.format() == io.hami.protocol.spi.VendorKeys.RegisterFormat.JSON
+                            ? NvidiaRegisterCodec.encode(devices) : LegacyRegisterCodec.encode(devices);
+                }
+                case AnnotationKind.PodDevicesKey p -> PodDevicesCodec.encode(podDevices(root));
+                case AnnotationKind.HandshakeKey h -> {
+                    var o = object(root, "handshake", Set.of("state", "time"));
+                    String state = text(o, "state", "handshake");
+                    if (!state.equals("Requesting") && !state.equals("Reported")) {
+                        throw new InvalidJsonException("handshake state must be Requesting or Reported, got \"" + state + "\"");
+                    }
+                    // Parsing the assembled value checks the time with the codec's own rules.
+                    yield HandshakeCodec.encode(HandshakeCodec.decode(state + "_" + text(o, "time", "handshake")));
+                }
+                case AnnotationKind.NodeLockKey l -> {
+                    var o = object(root, "lock", Set.of("time", "namespace", "name"));
+                    String ns = text(o, "namespace", "lock");
+                    String name = text(o, "name", "lock");
+                    if (ns.isEmpty() != name.isEmpty()) {
+                        throw new InvalidJsonException("lock namespace and name must both be set, or both be empty (a legacy lock)");
+                    }
+                    NodeLock time = NodeLockCodec.decode(text(o, "time", "lock"));
+                    yield NodeLockCodec.encode(new NodeLock(time.time(), ns, name));
+                }
+                case AnnotationKind.UnixTimeKey t -> {
+                    var o = object(root, "time", Set.of("unix", "time"));
+                    JsonNode unix = o.get("unix");
+                    if (unix == null || !unix.isIntegralNumber() || !unix.canConvertToLong()) {
+                        throw new InvalidJsonException("time needs \"unix\": whole seconds as a number");
+                    }
+                    yield Long.toString(unix.longValue());
+                }
+            };
+        } catch (AnnotationFormatException e) {
+            throw new InvalidJsonException(e.getMessage());
+        }
+    }
+
+    private static List<DeviceInfo> registerDevices(JsonNode root) throws InvalidJsonException {
+        if (!root.isArray()) {
+            throw new InvalidJsonException("register JSON must be an array of devices");
+        }
+        var devices = new ArrayList<DeviceInfo>();
+        for (int i = 0; i < root.size(); i++) {
+            String where = "device " + i;
+            var o = object(root.get(i), where,
+                    Set.of("id", "index", "count", "devmem", "devcore", "type", "numa", "mode", "health"));
+            int index = int32(o, "index", where);
+            if (index < 0) {
+                throw new InvalidJsonException(where + ": index must not be negative");
+            }
+            JsonNode health = o.get("health");
+            if (health != null && !health.isBoolean()) {
+                throw new InvalidJsonException(where + ": health must be true or false");
+            }
+            devices.add(new DeviceInfo(text(o, "id", where), index, int32(o, "count", where), int32(o, "devmem", where),
+                    int32(o, "devcore", where), text(o, "type", where), int32(o, "numa", where), text(o, "mode", where),
+                    health != null && health.booleanValue()));
+        }
+        return devices;
+    }
+
+    private static PodDevices podDevices(JsonNode root) throws InvalidJsonException {
+        if (!root.isArray()) {
+            throw new InvalidJsonException("pod devices JSON must be an array with one array per container");
+        }
+        var containers = new ArrayList<List<ContainerDevice>>();
+        for (int c = 0; c < root.size(); c++) {
+            JsonNode container = root.get(c);
+            if (!container.isArray()) {
+                throw new InvalidJsonException("container " + c + " must be an array of devices");
+            }
+            var devices = new ArrayList<ContainerDevice>();
+            for (int d = 0; d < container.size(); d++) {
+                String where = "container " + c + " device " + d;
+                var o = object(container.get(d), where, Set.of("uuid", "type", "usedmem", "usedcores"));
+                devices.add(new ContainerDevice(text(o, "uuid", where), text(o, "type", where),
+                        int32(o, "usedmem", where), int32(o, "usedcores", where)));
+            }
+            containers.add(devices);
+        }
+        return new PodDevices(containers);
+    }
+
+    private static ObjectNode object(JsonNode node, String where, Set<String> allowed) throws InvalidJsonException {
+        if (node == null || !node.isObject()) {
+            throw new InvalidJsonException(where + " must be a JSON object");
+        }
+        for (String name : node.propertyNames()) {
+            if (!allowed.contains(name)) {
+                throw new InvalidJsonException(where + ": unknown key \"" + name + "\" (known: " + String.join(", ", allowed.stream().sorted().toList()) + ")");
+            }
+        }
+        return (ObjectNode) node;
+    }
+
+    /** A string member; absent means empty, as in the canonical form's zero value. */
+    private static String text(ObjectNode o, String key, String where) throws InvalidJsonException {
+        JsonNode v = o.get(key);
+        if (v == null) {
+            return "";
+        }
+        if (!v.isString()) {
+            throw new InvalidJsonException(where + ": " + key + " must be a string");
+        }
+        return v.stringValue();
+    }
+
+    private static int int32(ObjectNode o, String key, String where) throws InvalidJsonException {
+        JsonNode v = o.get(key);
+        if (v == null) {
+            return 0;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw new InvalidJsonException(where + ": " + key + " must be a 32-bit integer, got " + v);
+        }
+        return v.intValue();
+    }
+}

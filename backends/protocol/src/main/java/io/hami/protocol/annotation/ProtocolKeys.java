@@ -16,6 +16,11 @@ public final class ProtocolKeys {
     /** Pod: {@code allocating}, {@code success} or {@code failed}. */
     public static final String BIND_PHASE = "hami.io/bind-phase";
 
+    /** Pod: node policy override, {@code binpack} or {@code spread}. */
+    public static final String NODE_SCHEDULER_POLICY = "hami.io/node-scheduler-policy";
+    /** Pod: device policy override, for example {@code binpack}, {@code spread}, {@code mutex}, {@code binpack,numa}. */
+    public static final String GPU_SCHEDULER_POLICY = "hami.io/gpu-scheduler-policy";
+
     public static final String PHASE_ALLOCATING = "allocating";
     public static final String PHASE_SUCCESS = "success";
     public static final String PHASE_FAILED = "failed";

@@ -43,6 +43,14 @@ public interface DeviceBackend {
     FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context);
 
     /**
+     * Whether the pod asks for NUMA-aligned devices (NVIDIA's {@code nvidia.com/numa-bind}); when any vendor
+     * says so, every vendor's device list is ordered NUMA first, as upstream does.
+     */
+    default boolean numaBind(java.util.Map<String, String> podAnnotations) {
+        return false;
+    }
+
+    /**
      * The D3 handshake/health rule for one node at {@code now}. {@code previous} is what this rule
      * returned for the node last time ({@link HealthMemory#NONE} at first).
      */

@@ -1,0 +1,171 @@
+package io.hami.scheduler.fit;
+
+import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.ContainerRequest;
+import io.hami.protocol.device.PodDevices;
+import io.hami.protocol.fit.DeviceUsage;
+import io.hami.protocol.fit.FitContext;
+import io.hami.protocol.fit.FitResult;
+import io.hami.protocol.spi.DeviceBackend;
+import io.hami.protocol.spi.DeviceBackends;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Places a whole pod on one node (reference/upstream-scheduler.md §6.4): init containers one at a time on
+ * the node as it is (they run in sequence), app containers together; the node then carries the larger of
+ * the init peak and the app total on each device. Pure: the node view is not changed.
+ */
+public final class NodePlacement {
+    /** Reason when a container asks for a vendor no backend handles. */
+    static final String DEVICE_TYPE_NOT_FOUND = "Device type not found";
+    /** Reason when a node has fewer devices of a vendor than one container asks for. */
+    static final String NODE_INSUFFICIENT_DEVICE = "NodeInsufficientDevice";
+
+    private NodePlacement() {
+    }
+
+    /**
+     * How devices are chosen for this pod.
+     *
+     * @param gpuPolicy the device policy in force (pod annotation, else the scheduler's default)
+     * @param weights   device scoring weights
+     * @param numaBind  whether devices are grouped by NUMA node first
+     */
+    public record Policy(String gpuPolicy, ScoringWeights weights, boolean numaBind) {
+    }
+
+    public static Placement place(PodRequest pod, NodeView node, DeviceBackends backends, Policy policy,
+                                  Map<String, String> podAnnotations) {
+        int n = pod.containers().size();
+        var grants = new TreeMap<String, List<List<ContainerDevice>>>();
+        for (String vendor : pod.vendors()) {
+            var perContainer = new ArrayList<List<ContainerDevice>>(n);
+            for (int i = 0; i < n; i++) {
+                perContainer.add(new ArrayList<>());
+            }
+            grants.put(vendor, perContainer);
+        }
+
+        var initPeak = new HashMap<String, int[]>();
+        for (int i = 0; i < pod.initCount(); i++) {
+            if (pod.containers().get(i).isEmpty()) {
+                continue;
+            }
+            var usage = new Usage(node.devices());
+            String failure = fitContainer(i, pod, usage, node, backends, policy, podAnnotations, grants);
+            if (failure != null) {
+                return new Placement.Unplaced(failure);
+            }
+            usage.deltas(node.devices()).forEach((id, d) -> initPeak.merge(id, d, Usage::max));
+        }
+
+        var app = new Usage(node.devices());
+        for (int i = pod.initCount(); i < n; i++) {
+            if (pod.containers().get(i).isEmpty()) {
+                continue;
+            }
+            String failure = fitContainer(i, pod, app, node, backends, policy, podAnnotations, grants);
+            if (failure != null) {
+                return new Placement.Unplaced(failure);
+            }
+        }
+
+        var appDelta = app.deltas(node.devices());
+        initPeak.forEach((id, d) -> appDelta.merge(id, d, Usage::max));
+        var devices = new TreeMap<String, PodDevices>();
+        grants.forEach((vendor, perContainer) -> devices.put(vendor, new PodDevices(perContainer)));
+        return new Placement.Placed(devices, Usage.apply(node.devices(), appDelta));
+    }
+
+    /** Fits container {@code i}, adding its grants to {@code usage} and {@code grants}; null or the reason. */
+    private static String fitContainer(int i, PodRequest pod, Usage usage, NodeView node, DeviceBackends backends,
+                                       Policy policy, Map<String, String> podAnnotations,
+                                       Map<String, List<List<ContainerDevice>>> grants) {
+        for (Map.Entry<String, ContainerRequest> e : pod.containers().get(i).entrySet()) {
+            String vendor = e.getKey();
+            ContainerRequest request = e.getValue();
+            DeviceBackend backend = backends.byVendor(vendor).orElse(null);
+            if (backend == null) {
+                return DEVICE_TYPE_NOT_FOUND;
+            }
+            List<DeviceUsage> devices = usage.of(vendor);
+            if (request.nums() > devices.size()) {
+                return NODE_INSUFFICIENT_DEVICE;
+            }
+            var scored = devices.stream()
+                    .map(d -> new DeviceOrder.Scored(d, DeviceScore.of(d, request, policy.weights()))).toList();
+            var sorted = DeviceOrder.sort(scored, policy.gpuPolicy(), policy.numaBind());
+            List<ContainerDevice> earlier = grants.get(vendor).subList(0, i).stream().flatMap(List::stream).toList();
+            var context = new FitContext(podAnnotations, node.annotations(), policy.gpuPolicy(), earlier);
+            switch (backend.fit(sorted, request, context)) {
+                case FitResult.NoFit noFit -> {
+                    return noFit.reason();
+                }
+                case FitResult.Fits fits -> {
+                    for (FitResult.Grant g : fits.grants()) {
+                        usage.add(vendor, g.device().device().id(), g.entry().usedmem(), g.entry().usedcores());
+                        grants.get(vendor).get(i).add(g.entry());
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A mutable copy of a node's per-vendor usage while one pod is being placed. */
+    private static final class Usage {
+        private final Map<String, List<DeviceUsage>> byVendor = new HashMap<>();
+
+        Usage(Map<String, List<DeviceUsage>> base) {
+            base.forEach((vendor, list) -> byVendor.put(vendor, new ArrayList<>(list)));
+        }
+
+        List<DeviceUsage> of(String vendor) {
+            return byVendor.getOrDefault(vendor, List.of());
+        }
+
+        void add(String vendor, String id, int mem, int cores) {
+            var list = byVendor.get(vendor);
+            for (int k = 0; k < list.size(); k++) {
+                if (list.get(k).device().id().equals(id)) {
+                    list.set(k, list.get(k).plus(mem, cores));
+                    return;
+                }
+            }
+            throw new IllegalStateException("fit granted device " + id + " that is not on the node");
+        }
+
+        /** Per device id, {used, mem, cores} added since {@code base}. */
+        Map<String, int[]> deltas(Map<String, List<DeviceUsage>> base) {
+            var out = new HashMap<String, int[]>();
+            base.forEach((vendor, list) -> {
+                var now = byVendor.get(vendor);
+                for (int k = 0; k < list.size(); k++) {
+                    DeviceUsage b = list.get(k);
+                    DeviceUsage a = now.get(k);
+                    if (a.used() != b.used() || a.usedmem() != b.usedmem() || a.usedcores() != b.usedcores()) {
+                        out.put(b.device().id(), new int[] {a.used() - b.used(), a.usedmem() - b.usedmem(), a.usedcores() - b.usedcores()});
+                    }
+                }
+            });
+            return out;
+        }
+
+        static int[] max(int[] a, int[] b) {
+            return new int[] {Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.max(a[2], b[2])};
+        }
+
+        static Map<String, List<DeviceUsage>> apply(Map<String, List<DeviceUsage>> base, Map<String, int[]> deltas) {
+            var out = new HashMap<String, List<DeviceUsage>>();
+            base.forEach((vendor, list) -> out.put(vendor, list.stream().map(u -> {
+                int[] d = deltas.get(u.device().id());
+                return d == null ? u : new DeviceUsage(u.device(), u.used() + d[0], u.usedmem() + d[1], u.usedcores() + d[2]);
+            }).toList()));
+            return out;
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.hami.scheduler.fit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.device.PodDevices;
+import io.hami.protocol.fit.DeviceUsage;
+import io.hami.protocol.spi.DeviceBackends;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Whole-pod placement with the real vendor backends found through ServiceLoader. */
+class NodePlacementTest {
+    static final DeviceBackends BACKENDS = DeviceBackends.load(DeviceConfig.DEFAULTS);
+
+    static DeviceInfo gpu(String id, int index) {
+        return new DeviceInfo(id, index, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true);
+    }
+
+    static DeviceInfo hcu(String id, int index) {
+        return new DeviceInfo(id, index, 10, 16000, 100, "HCU-Z100", 0, "hami-core", true);
+    }
+
+    static Container container(String name, String... resources) {
+        var limits = new LinkedHashMap<String, Quantity>();
+        for (int i = 0; i < resources.length; i += 2) {
+            limits.put(resources[i], new Quantity(resources[i + 1]));
+        }
+        return new ContainerBuilder().withName(name).withNewResources().withLimits(limits).endResources().build();
+    }
+
+    static Pod pod(List<Container> init, List<Container> app) {
+        return new PodBuilder().withNewMetadata().withNamespace("ns").withName("p").endMetadata()
+                .withNewSpec().withInitContainers(init).withContainers(app).endSpec().build();
+    }
+
+    static Placement place(Pod pod, NodeView node, String gpuPolicy) {
+        return NodePlacement.place(PodRequest.of(pod, BACKENDS), node,
+                BACKENDS, new NodePlacement.Policy(gpuPolicy, ScoringWeights.DEFAULT, false), Map.of());
+    }
+
+    final NodeView nvidiaNode = new NodeView("n1", Map.of(), Map.of("NVIDIA", List.of(
+            new DeviceUsage(gpu("G0", 0), 5, 4000, 50), DeviceUsage.idle(gpu("G1", 1)))));
+
+    @Test
+    void binpackChoosesTheFullerDeviceAndSpreadTheEmptierOne() {
+        var p = pod(List.of(), List.of(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000")));
+        var binpack = (Placement.Placed) place(p, nvidiaNode, "binpack");
+        assertThat(binpack.devices().get("NVIDIA")).isEqualTo(new PodDevices(List.of(List.of(new ContainerDevice("G0", "NVIDIA", 1000, 0)))));
+        var spread = (Placement.Placed) place(p, nvidiaNode, "spread");
+        assertThat(spread.devices().get("NVIDIA").containers().getFirst()).extracting(ContainerDevice::uuid).containsExactly("G1");
+        assertThat(spread.usage().get("NVIDIA")).containsExactly(
+                new DeviceUsage(gpu("G0", 0), 5, 4000, 50), new DeviceUsage(gpu("G1", 1), 1, 1000, 0));
+    }
+
+    @Test
+    void entriesLineUpWithContainersInitFirstAndInitUsageCountsAtItsPeak() {
+        var p = pod(List.of(container("init", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "6000")),
+                List.of(container("sidecar"), container("main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000")));
+        var placed = (Placement.Placed) place(p, new NodeView("n", Map.of(), Map.of("NVIDIA", List.of(DeviceUsage.idle(gpu("G0", 0))))), "binpack");
+        assertThat(placed.devices().get("NVIDIA")).isEqualTo(new PodDevices(List.of(
+                List.of(new ContainerDevice("G0", "NVIDIA", 6000, 0)), List.of(), List.of(new ContainerDevice("G0", "NVIDIA", 1000, 0)))));
+        // the init container's 6000 MiB peak outweighs the app's 1000 MiB; it is one more task on the device
+        assertThat(placed.usage().get("NVIDIA")).containsExactly(new DeviceUsage(gpu("G0", 0), 1, 6000, 0));
+    }
+
+    @Test
+    void aPodAskingForTwoVendorsGetsOneEntryListPerVendor() {
+        var node = new NodeView("n", Map.of(), Map.of(
+                "NVIDIA", List.of(DeviceUsage.idle(gpu("G0", 0))),
+                "HCU", List.of(DeviceUsage.idle(hcu("H0", 0)))));
+        var p = pod(List.of(), List.of(
+                container("a", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000"),
+                container("b", "hygon.com/hcunum", "1", "hygon.com/hcumem", "2000", "hygon.com/hcucores", "30")));
+        var placed = (Placement.Placed) place(p, node, "spread");
+        assertThat(placed.devices()).containsOnlyKeys("NVIDIA", "HCU");
+        assertThat(placed.devices().get("NVIDIA").containers()).containsExactly(List.of(new ContainerDevice("G0", "NVIDIA", 1000, 0)), List.of());
+        assertThat(placed.devices().get("HCU").containers()).containsExactly(List.of(), List.of(new ContainerDevice("H0", "HCU", 2000, 30)));
+    }
+
+    @Test
+    void reportsWhyANodeDoesNotFit() {
+        var tooMany = pod(List.of(), List.of(container("c", "nvidia.com/gpu", "3")));
+        assertThat(place(tooMany, nvidiaNode, "spread")).isEqualTo(new Placement.Unplaced("NodeInsufficientDevice"));
+        var tooBig = pod(List.of(), List.of(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "9000")));
+        assertThat(place(tooBig, nvidiaNode, "spread")).isEqualTo(new Placement.Unplaced("2/2 CardInsufficientMemory"));
+        var noSuchVendor = pod(List.of(), List.of(container("c", "hygon.com/hcunum", "1")));
+        assertThat(place(noSuchVendor, nvidiaNode, "spread")).isEqualTo(new Placement.Unplaced("NodeInsufficientDevice"));
+    }
+
+    @Test
+    void anExclusiveWholeCardRequestDoesNotShareADevice() {
+        var busy = new NodeView("n", Map.of(), Map.of("NVIDIA", List.of(
+                new DeviceUsage(gpu("G0", 0), 1, 1000, 0), new DeviceUsage(gpu("G1", 1), 1, 1000, 0))));
+        var exclusive = pod(List.of(), List.of(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000", "nvidia.com/gpucores", "100")));
+        assertThat(place(exclusive, busy, "binpack")).isEqualTo(new Placement.Unplaced("2/2 ExclusiveDeviceAllocateConflict"));
+        assertThat(place(exclusive, nvidiaNode, "binpack")).isInstanceOf(Placement.Placed.class);
+    }
+
+    @Test
+    void aPodWithoutManagedResourcesAsksNothing() {
+        assertThat(PodRequest.of(pod(List.of(), List.of(container("c", "cpu", "1"))), BACKENDS).isEmpty()).isTrue();
+    }
+}

@@ -1,0 +1,134 @@
+package io.hami.scheduler.usage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.fit.DeviceUsage;
+import io.hami.protocol.spi.DeviceBackends;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class UsageIndexTest {
+    static final DeviceBackends BACKENDS = DeviceBackends.load(DeviceConfig.DEFAULTS);
+
+    static DeviceInfo gpu(String id, int index) {
+        return new DeviceInfo(id, index, 10, 8000, 100, "NVIDIA-A", 0, "hami-core", true);
+    }
+
+    static Pod pod(String name, String node, String allocated, String phase) {
+        return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name)
+                .addToAnnotations("hami.io/vgpu-node", node)
+                .addToAnnotations("hami.io/vgpu-devices-allocated", allocated).endMetadata()
+                .withNewSpec().addNewContainer().withName("c").endContainer().endSpec()
+                .withNewStatus().withPhase(phase).endStatus().build();
+    }
+
+    static UsageIndex indexWithTwoNodes() {
+        var index = new UsageIndex();
+        index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(gpu("G1", 0), gpu("G2", 1))), Map.of());
+        index.putNode("n2", Map.of(), Map.of("NVIDIA", List.of(gpu("G3", 0))), Map.of());
+        return index;
+    }
+
+    static Map<String, DeviceUsage> usage(UsageIndex index, String node) {
+        var out = new HashMap<String, DeviceUsage>();
+        index.snapshot(node).orElseThrow().view().devicesOf("NVIDIA").forEach(u -> out.put(u.device().id(), u));
+        return out;
+    }
+
+    @Test
+    void countsRunningAndPendingPodsAndForgetsFinishedOnes() {
+        var index = indexWithTwoNodes();
+        index.putPod("ns/a", PodUsage.of(pod("a", "n1", "G1,NVIDIA,1000,10:;", "Running"), BACKENDS));
+        index.putPod("ns/b", PodUsage.of(pod("b", "n1", "G1,NVIDIA,2000,20:;", "Pending"), BACKENDS));
+        assertThat(usage(index, "n1").get("G1")).isEqualTo(new DeviceUsage(gpu("G1", 0), 2, 3000, 30));
+        assertThat(usage(index, "n1").get("G2").used()).isZero();
+
+        index.putPod("ns/a", PodUsage.of(pod("a", "n1", "G1,NVIDIA,1000,10:;", "Succeeded"), BACKENDS));
+        assertThat(usage(index, "n1").get("G1")).isEqualTo(new DeviceUsage(gpu("G1", 0), 1, 2000, 20));
+        index.removePod("ns/b");
+        assertThat(usage(index, "n1").get("G1").used()).isZero();
+    }
+
+    @Test
+    void anUndecodableAllocationMakesItsNodeFailClosedUntilThePodIsFixed() {
+        var index = indexWithTwoNodes();
+        index.putPod("ns/bad", PodUsage.of(pod("bad", "n1", "G1,NVIDIA,12x,10:;", "Running"), BACKENDS));
+        var snap = index.snapshot("n1").orElseThrow();
+        assertThat(snap.failClosed()).singleElement().asString()
+                .contains("pod ns/bad has an undecodable hami.io/vgpu-devices-allocated")
+                .contains("invalid memory field in container 0 device 0: \"12x\"");
+        assertThat(index.snapshot("n2").orElseThrow().failClosed()).isEmpty();
+        index.putPod("ns/bad", PodUsage.of(pod("bad", "n1", "G1,NVIDIA,12,10:;", "Running"), BACKENDS));
+        assertThat(index.snapshot("n1").orElseThrow().failClosed()).isEmpty();
+        assertThat(usage(index, "n1").get("G1").usedmem()).isEqualTo(12);
+    }
+
+    @Test
+    void invalidInventoryIsReportedPerVendor() {
+        var index = new UsageIndex();
+        index.putNode("n", Map.of(), Map.of(), Map.of("HCU", "invalid memory field in device 0: \"x\""));
+        assertThat(index.snapshot("n").orElseThrow().failClosed()).containsExactly("HCU inventory unreadable: invalid memory field in device 0: \"x\"");
+        assertThat(index.snapshot("unknown")).isEmpty();
+    }
+
+    /**
+     * Model check: after any sequence of pod writes, moves and deletes, every device's usage equals the sum
+     * recomputed from scratch over the pods' last recorded state.
+     */
+    @Property(tries = 200)
+    void incrementalUsageEqualsARecomputationFromScratch(@ForAll long seed, @ForAll @IntRange(min = 1, max = 60) int steps) {
+        var index = indexWithTwoNodes();
+        var model = new HashMap<String, PodUsage>();
+        var rnd = new Random(seed);
+        String[] nodes = {"n1", "n2"};
+        String[][] uuids = {{"G1", "G2"}, {"G3"}};
+        for (int s = 0; s < steps; s++) {
+            String key = "ns/p" + rnd.nextInt(6);
+            if (rnd.nextInt(5) == 0) {
+                index.removePod(key);
+                model.remove(key);
+                continue;
+            }
+            int n = rnd.nextInt(2);
+            var b = new StringBuilder();
+            int containers = 1 + rnd.nextInt(3);
+            for (int c = 0; c < containers; c++) {
+                if (rnd.nextBoolean()) {
+                    String[] u = uuids[n];
+                    b.append(u[rnd.nextInt(u.length)]).append(",NVIDIA,").append(rnd.nextInt(3000)).append(',').append(rnd.nextInt(50)).append(':');
+                }
+                b.append(';');
+            }
+            String phase = rnd.nextInt(6) == 0 ? "Failed" : "Running";
+            var usage = PodUsage.of(pod(key.substring(3), nodes[n], b.toString(), phase), BACKENDS);
+            index.putPod(key, usage);
+            model.put(key, usage);
+        }
+        for (int n = 0; n < 2; n++) {
+            var expected = new HashMap<String, Grant>();
+            for (PodUsage u : model.values()) {
+                if (u instanceof PodUsage.Counted c && c.node().equals(nodes[n])) {
+                    c.grants().forEach((uuid, g) -> expected.merge(uuid, g, Grant::plus));
+                }
+            }
+            var actual = usage(index, nodes[n]);
+            for (String uuid : uuids[n]) {
+                Grant e = expected.getOrDefault(uuid, Grant.ZERO);
+                DeviceUsage a = actual.get(uuid);
+                assertThat(new Grant(a.used(), a.usedmem(), a.usedcores())).as("%s on %s", uuid, nodes[n]).isEqualTo(e);
+            }
+        }
+        assertThat(new ArrayList<>(index.nodeNames())).containsExactly("n1", "n2");
+    }
+}

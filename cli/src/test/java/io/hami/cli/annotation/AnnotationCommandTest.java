@@ -50,7 +50,7 @@ class AnnotationCommandTest {
             "hami.io/mthreads-vgpu-devices-to-allocate|;n-mthreads-0,Mthreads,2048,4:;",
             "hami.io/hcu-devices-allocated|HCU-1,HCU,2048,50:;",
             "hami.io/mutex.lock|2026-08-01T06:00:00Z,ns,pod-a",
-            "hami.io/mutex.lock|2026-07-03T15:35:10+08:00",
+            "hami.io/mutex.lock|2026-07-03T15:35:10Z",
             "hami.io/node-handshake|Requesting_2024-01-23 04:30:04",
             "hami.io/node-handshake-hcu|Reported_2024-01-23 04:30:05",
             "hami.io/bind-time|1716199325",
@@ -72,6 +72,12 @@ class AnnotationCommandTest {
                 .isEqualTo("{\"state\":\"Requesting\",\"time\":\"2024-01-23 04:30:04\"}");
         assertThat(hami("annotation", "decode", "--key", "hami.io/vgpu-devices-allocated", "--value", "G,NVIDIA,3000,0:;;").out().trim())
                 .isEqualTo("[[{\"uuid\":\"G\",\"type\":\"NVIDIA\",\"usedmem\":3000,\"usedcores\":0}],[]]");
+    }
+
+    @Test
+    void aLockTimeWithAnOffsetIsWrittenBackInUtc() {
+        var decoded = hami("annotation", "decode", "--key", "hami.io/mutex.lock", "--value", "2026-07-03T15:35:10+08:00,ns,p");
+        assertThat(decoded.out().trim()).isEqualTo("{\"time\":\"2026-07-03T07:35:10Z\",\"namespace\":\"ns\",\"name\":\"p\"}");
     }
 
     @Test

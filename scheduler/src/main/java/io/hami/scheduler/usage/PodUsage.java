@@ -39,9 +39,11 @@ public sealed interface PodUsage {
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
             return new NotCounted();
         }
-        String node = annotations.get(ProtocolKeys.VGPU_NODE);
+        // A bound pod counts on its node; an unbound one only while a bind for it is in flight.
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
         if (node == null || node.isEmpty()) {
-            node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+            boolean binding = ProtocolKeys.PHASE_ALLOCATING.equals(annotations.get(ProtocolKeys.BIND_PHASE));
+            node = binding ? annotations.get(ProtocolKeys.VGPU_NODE) : null;
         }
         if (node == null || node.isEmpty()) {
             return new NotCounted();

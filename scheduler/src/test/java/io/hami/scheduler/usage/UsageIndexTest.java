@@ -29,7 +29,7 @@ class UsageIndexTest {
         return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name)
                 .addToAnnotations("hami.io/vgpu-node", node)
                 .addToAnnotations("hami.io/vgpu-devices-allocated", allocated).endMetadata()
-                .withNewSpec().addNewContainer().withName("c").endContainer().endSpec()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("c").endContainer().endSpec()
                 .withNewStatus().withPhase(phase).endStatus().build();
     }
 
@@ -72,6 +72,16 @@ class UsageIndexTest {
         index.putPod("ns/bad", PodUsage.of(pod("bad", "n1", "G1,NVIDIA,12,10:;", "Running"), BACKENDS));
         assertThat(index.snapshot("n1").orElseThrow().failClosed()).isEmpty();
         assertThat(usage(index, "n1").get("G1").usedmem()).isEqualTo(12);
+    }
+
+    @Test
+    void anUnboundPodCountsOnlyWhileItsBindIsInFlight() {
+        var index = indexWithTwoNodes();
+        var unbound = new PodBuilder(pod("u", "n1", "G1,NVIDIA,1000,10:;", "Pending")).editSpec().withNodeName(null).endSpec();
+        index.putPod("ns/u", PodUsage.of(unbound.build(), BACKENDS));
+        assertThat(usage(index, "n1").get("G1").used()).isZero();
+        index.putPod("ns/u", PodUsage.of(unbound.editMetadata().addToAnnotations("hami.io/bind-phase", "allocating").endMetadata().build(), BACKENDS));
+        assertThat(usage(index, "n1").get("G1").usedmem()).isEqualTo(1000);
     }
 
     @Test

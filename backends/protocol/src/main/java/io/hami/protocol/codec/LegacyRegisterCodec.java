@@ -70,11 +70,15 @@ public final class LegacyRegisterCodec {
     }
 
     /**
-     * The 9-field form, devices sorted by index. IDs, types and modes cannot contain {@code ,} or {@code :}.
+     * The 9-field form, devices sorted by index; an empty list is {@code ":"}. IDs, types and modes cannot
+     * contain {@code ,} or {@code :}.
      *
      * @throws IllegalArgumentException when a device cannot be represented in this form
      */
     public static String encode(List<DeviceInfo> devices) {
+        if (devices.isEmpty()) {
+            return ":"; // zero devices; "" would read back as an error (no separator)
+        }
         var b = new StringBuilder(devices.size() * 96);
         for (DeviceInfo d : devices.stream().sorted(Comparator.comparingInt(DeviceInfo::index)).toList()) {
             representable("id", d.id());

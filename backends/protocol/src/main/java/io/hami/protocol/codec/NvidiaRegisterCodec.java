@@ -50,13 +50,33 @@ public final class NvidiaRegisterCodec {
         var fields = new Fields(n);
         // Go matches keys case-insensitively and the last duplicate wins; unknown keys are ignored.
         for (Map.Entry<String, JsonNode> e : node.properties()) {
-            for (String key : KEYS) {
-                if (key.equalsIgnoreCase(e.getKey())) {
-                    fields.set(key, e.getValue());
-                }
+            String key = field(e.getKey());
+            if (key != null) {
+                fields.set(key, e.getValue());
             }
         }
         return fields.toDevice();
+    }
+
+    /**
+     * The field a JSON key names, or null. Go's decoder compares keys folded by its {@code foldName}: ASCII
+     * letters upper-cased, any other rune mapped by {@code unicode.ToUpper}. ({@link String#equalsIgnoreCase}
+     * differs: it would also take "\u0130d" for "id".)
+     */
+    private static String field(String key) {
+        if (KEYS.contains(key)) {
+            return key;
+        }
+        var folded = new StringBuilder(key.length());
+        key.codePoints().forEach(cp -> folded.appendCodePoint(
+                cp < 0x80 ? (cp >= 'a' && cp <= 'z' ? cp - ('a' - 'A') : cp) : Character.toUpperCase(cp)));
+        String f = folded.toString();
+        for (String k : KEYS) {
+            if (k.toUpperCase(java.util.Locale.ROOT).equals(f)) {
+                return k;
+            }
+        }
+        return null;
     }
 
     /** Fields of one device in the making, starting from Go's zero values. */
@@ -103,7 +123,7 @@ public final class NvidiaRegisterCodec {
             if (!v.isString()) {
                 throw invalid(key, v, "a string");
             }
-            return v.stringValue();
+            return GoJson.sanitize(v.stringValue()); // Go reads an invalid surrogate escape as U+FFFD
         }
 
         private long integer(String key, JsonNode v, long min, long max) throws AnnotationFormatException {

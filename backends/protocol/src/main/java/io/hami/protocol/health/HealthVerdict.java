@@ -11,4 +11,6 @@ import java.util.Optional;
  * @param memory           what to pass as {@code previous} next round
  */
 public record HealthVerdict(boolean healthy, boolean refresh, Optional<String> handshakeToWrite, HealthMemory memory) {
+    /** Vendors without a handshake (Cambricon, Moore Threads): always healthy, re-read every round. */
+    public static final HealthVerdict NO_HANDSHAKE = new HealthVerdict(true, true, Optional.empty(), HealthMemory.NONE);
 }

@@ -1,0 +1,141 @@
+package io.hami.protocol.fit;
+
+import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.ContainerRequest;
+import io.hami.protocol.device.DeviceInfo;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The per-device fit of one container request on one node's devices of one vendor, in upstream's order of
+ * checks (reference/upstream-scheduler.md §6.5). MIG placement, topology-aware selection and the namespace
+ * quota are not part of it.
+ */
+public final class FitWalk {
+
+    /** Cores that mean a whole card; larger requests are clamped to it. */
+    private static final int WHOLE_CARD_CORES = 100;
+
+    private FitWalk() {
+    }
+
+    /**
+     * Walks {@code devices} from the last to the first (the list is sorted by the device policy, best last)
+     * and takes the first {@code request.nums()} devices that pass every check. When too few pass, the
+     * result names, for each reason, how many devices failed with it.
+     */
+    public static FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context,
+                                FitRules rules) {
+        Set<String> cordoned = rules.cordoned(context);
+        Predicate<String> uuidAllowed = rules.uuidSelector().byUuid(context.podAnnotations());
+        boolean numaBind = rules.numaBind(context);
+        boolean mutex = policyContains(context.gpuPolicy(), "mutex");
+
+        // Upstream clamps while walking and keeps the clamp; cores are first read after that point, so clamping
+        // up front is the same.
+        int cores = Math.min(request.coresreq(), WHOLE_CARD_CORES);
+        Map<String, Integer> reasons = new HashMap<>();
+        List<FitResult.Grant> taken = new ArrayList<>();
+        int wanted = request.nums();
+        int prevNuma = -1;
+        for (int i = devices.size() - 1; i >= 0; i--) {
+            DeviceUsage usage = devices.get(i);
+            DeviceInfo device = usage.device();
+            String failure = checkDevice(device, request, context, rules, cordoned);
+            if (failure == null && numaBind && prevNuma != device.numa()) {
+                // A new NUMA node starts the request over; devices taken on the previous one are given back.
+                if (wanted != request.nums()) {
+                    reasons.merge(Reasons.NUMA_NOT_FIT, taken.size(), Integer::sum);
+                }
+                wanted = request.nums();
+                prevNuma = device.numa();
+                taken.clear();
+            }
+            int memory = memoryFor(device, request);
+            if (failure == null) {
+                failure = checkCapacity(usage, memory, cores, uuidAllowed, mutex, rules, context);
+            }
+            if (failure != null) {
+                reasons.merge(failure, 1, Integer::sum);
+                continue;
+            }
+            if (wanted > 0) {
+                taken.add(new FitResult.Grant(usage,
+                        new ContainerDevice(device.id(), request.type(), memory, cores)));
+                wanted--;
+            }
+            if (wanted == 0) {
+                return new FitResult.Fits(taken);
+            }
+        }
+        if (!taken.isEmpty()) {
+            reasons.put(Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST, taken.size());
+        }
+        return new FitResult.NoFit(Reasons.genReason(reasons, devices.size()));
+    }
+
+    /** Checks 1 to 3 of §6.5; null when the device passes. */
+    private static String checkDevice(DeviceInfo device, ContainerRequest request, FitContext context, FitRules rules,
+                                      Set<String> cordoned) {
+        if (!device.health()) {
+            return Reasons.CARD_NOT_HEALTH;
+        }
+        if (cordoned.contains(device.id())) {
+            return Reasons.CARD_CORDONED;
+        }
+        if (!rules.typeMatches(device, request, context)) {
+            return Reasons.CARD_TYPE_MISMATCH;
+        }
+        return null;
+    }
+
+    /** Checks 5 to 15 of §6.5; null when the device passes. */
+    private static String checkCapacity(DeviceUsage usage, int memory, int cores,
+                                Predicate<String> uuidAllowed, boolean mutex, FitRules rules, FitContext context) {
+        DeviceInfo device = usage.device();
+        if (!uuidAllowed.test(device.id())) {
+            return Reasons.CARD_UUID_MISMATCH;
+        }
+        if (device.count() <= usage.used()) {
+            return Reasons.CARD_TIME_SLICING_EXHAUSTED;
+        }
+        if (mutex && usage.used() > 0) {
+            return Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT;
+        }
+        if (device.devmem() - usage.usedmem() < memory) {
+            return Reasons.CARD_INSUFFICIENT_MEMORY;
+        }
+        if (device.devcore() - usage.usedcores() < cores) {
+            return Reasons.CARD_INSUFFICIENT_CORE;
+        }
+        if (device.devcore() == WHOLE_CARD_CORES && cores == WHOLE_CARD_CORES && usage.used() > 0) {
+            return Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT;
+        }
+        if (device.devcore() != 0 && usage.usedcores() == device.devcore() && cores == 0) {
+            return Reasons.CARD_COMPUTE_UNITS_EXHAUSTED;
+        }
+        if (!rules.customRule(usage, context)) {
+            return Reasons.CARD_NOT_FOUND_CUSTOM_FILTER_RULE;
+        }
+        return null;
+    }
+
+    /** MiB the request takes of {@code device}: its memory, or its percentage of the device (int32 arithmetic, like Go). */
+    private static int memoryFor(DeviceInfo device, ContainerRequest request) {
+        int memory = Math.max(request.memreq(), 0);
+        if (request.memPercentagereq() != ContainerRequest.NO_PERCENTAGE && request.memreq() == 0) {
+            memory = device.devmem() * request.memPercentagereq() / 100;
+        }
+        return memory;
+    }
+
+    /** Upstream's {@code PolicyContains}: the comma-separated policy names {@code name}, ignoring spaces. */
+    private static boolean policyContains(String policy, String name) {
+        return Arrays.stream(policy.split(",", -1)).map(String::trim).anyMatch(name::equals);
+    }
+}

@@ -1,0 +1,156 @@
+package io.hami.protocol.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.PodDevices;
+import java.util.List;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/** Pod device strings (D2): devices each ended by ':', containers each ended by ';'. */
+class PodDevicesCodecProperties {
+
+    @Provide
+    Arbitrary<PodDevices> pods() {
+        return CodecArbitraries.podDevices();
+    }
+
+    /** The D2 grammar, written independently of the codec. */
+    private static String canonical(PodDevices pd) {
+        return pd.containers().stream()
+                .map(c -> c.stream().map(d -> d.uuid() + "," + d.type() + "," + d.usedmem() + "," + d.usedcores() + ":")
+                        .collect(Collectors.joining()) + ";")
+                .collect(Collectors.joining());
+    }
+
+    @Property
+    void decodeOfEncodeIsIdentity(@ForAll("pods") PodDevices pd) throws Exception {
+        assertThat(PodDevicesCodec.decode(PodDevicesCodec.encode(pd))).isEqualTo(pd);
+    }
+
+    @Property
+    void encodeFollowsTheGrammar(@ForAll("pods") PodDevices pd) {
+        assertThat(PodDevicesCodec.encode(pd)).isEqualTo(canonical(pd));
+    }
+
+    @Property
+    void canonicalStringsReencodeByteForByte(@ForAll("pods") PodDevices pd) throws Exception {
+        String value = canonical(pd);
+        assertThat(PodDevicesCodec.encode(PodDevicesCodec.decode(value))).isEqualTo(value);
+    }
+
+    @Property
+    void oneEntryPerSemicolon(@ForAll("pods") PodDevices pd) throws Exception {
+        String value = PodDevicesCodec.encode(pd);
+        long semicolons = value.chars().filter(c -> c == ';').count();
+        assertThat(PodDevicesCodec.decode(value).containers()).hasSize((int) semicolons);
+    }
+
+    @Property
+    void consumingEveryEntryLeavesOneSemicolonPerContainer(@ForAll("pods") PodDevices pd) throws Exception {
+        // D2/D4: the plugin empties the first non-empty entry, re-encodes, and reads it back next time.
+        String value = PodDevicesCodec.encode(pd);
+        for (int round = 0; round <= pd.containers().size(); round++) {
+            PodDevices now = PodDevicesCodec.decode(value);
+            assertThat(now.containers()).hasSize(pd.containers().size());
+            int i = now.firstNonEmpty();
+            if (i < 0) {
+                break;
+            }
+            assertThat(now.containers().get(i)).isEqualTo(pd.containers().get(i));
+            value = PodDevicesCodec.encode(now.consume(i));
+        }
+        assertThat(value).isEqualTo(";".repeat(pd.containers().size()));
+    }
+
+    @Property
+    void aDeviceWithoutExactlyFourFieldsIsAnError(@ForAll("pods") PodDevices pd,
+                                                  @ForAll @IntRange(min = 1, max = 8) int fields) {
+        if (fields == 4) {
+            return;
+        }
+        String bad = String.join(",", java.util.Collections.nCopies(fields, "1"));
+        String value = PodDevicesCodec.encode(pd) + bad + ":;";
+        assertThatThrownBy(() -> PodDevicesCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class);
+    }
+
+    // ---- examples from D2 ------------------------------------------------------------------------
+
+    private static final ContainerDevice A = new ContainerDevice("GPU-a", "NVIDIA", 1000, 10);
+
+    @Example
+    void finalSemicolonDoesNotOpenAContainer() throws Exception {
+        assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,1000,10:;").containers()).containsExactly(List.of(A));
+        assertThat(PodDevicesCodec.decode(";").containers()).containsExactly(List.of());
+        assertThat(PodDevicesCodec.decode(";;").containers()).containsExactly(List.of(), List.of());
+        assertThat(PodDevicesCodec.decode("").containers()).isEmpty();
+    }
+
+    @Example
+    void typeKeywordsOfEveryVendorRoundTrip() throws Exception {
+        for (String type : List.of("NVIDIA", "MLU", "Mthreads", "HCU")) {
+            var pd = new PodDevices(List.of(List.of(new ContainerDevice("dev-0", type, 512, 16))));
+            assertThat(PodDevicesCodec.encode(pd)).isEqualTo("dev-0," + type + ",512,16:;");
+            assertThat(PodDevicesCodec.decode("dev-0," + type + ",512,16:;")).isEqualTo(pd);
+        }
+    }
+
+    @Example
+    void numbersFollowGoParseInt32() throws Exception {
+        assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,+1000,010:;").containers().get(0))
+                .containsExactly(new ContainerDevice("GPU-a", "NVIDIA", 1000, 10));
+        for (String bad : List.of("", " 1", "1 ", "1.0", "0x1", "\u0661", "2147483648", "-2147483649", "+")) {
+            assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA," + bad + ",0:;")).as(bad)
+                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("memory");
+            assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,0," + bad + ":;")).as(bad)
+                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("core");
+        }
+    }
+
+    @Example
+    void errorsNameTheContainerAndQuoteTheText() {
+        assertThatThrownBy(() -> PodDevicesCodec.decode(";GPU-a,NVIDIA,12x,0:;"))
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("memory").hasMessageContaining("\"12x\"").hasMessageContaining("container 1");
+    }
+
+    @Example
+    void unrepresentableTextIsRefusedByTheWriter() {
+        for (String bad : List.of("", "a,b", "a:b", "a;b")) {
+            assertThatThrownBy(() -> PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice(bad, "NVIDIA", 1, 1))))))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice("u", bad, 1, 1))))))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Example
+    void garbageSegmentsAreErrorsNotSilentlySkipped() {
+        // Upstream skips a segment without ','; the strict decoder reports it instead.
+        for (String bad : List.of("garbage:;", "GPU-a,NVIDIA,1,1:junk:;", "GPU-a,NVIDIA,1,1,extra:;")) {
+            assertThatThrownBy(() -> PodDevicesCodec.decode(bad)).as(bad).isInstanceOf(AnnotationFormatException.class);
+        }
+    }
+
+    @Provide
+    Arbitrary<String> uuids() {
+        return Arbitraries.oneOf(CodecArbitraries.podText(),
+                Arbitraries.strings().withCharRange('a', 'f').withCharRange('0', '9').ofLength(32)
+                        .map(h -> "GPU-" + h.substring(0, 8) + "-" + h.substring(8, 12) + "-" + h.substring(12, 16) + "-"
+                                + h.substring(16, 20) + "-" + h.substring(20)));
+    }
+
+    @Property
+    void uuidsAreKeptVerbatim(@ForAll("uuids") String uuid) throws Exception {
+        var pd = PodDevicesCodec.decode(uuid + ",NVIDIA,1,2:;");
+        assertThat(pd.containers().get(0).get(0).uuid()).isEqualTo(uuid);
+    }
+}

@@ -1,0 +1,145 @@
+package io.hami.scheduler;
+
+import com.sun.net.httpserver.HttpHandler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.kube.lock.NodeLockClient;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.bind.BindObserver;
+import io.hami.scheduler.bind.Binder;
+import io.hami.scheduler.cluster.ClusterWatch;
+import io.hami.scheduler.cluster.NodeInventory;
+import io.hami.scheduler.extender.Extender;
+import io.hami.scheduler.extender.FilterObserver;
+import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.handshake.HandshakeLoop;
+import io.hami.scheduler.handshake.HandshakeObserver;
+import io.hami.scheduler.http.SchedulerHttpServer;
+import io.hami.scheduler.leader.Leadership;
+import io.hami.scheduler.usage.UsageIndex;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The whole scheduler process: informers, usage index, handshake loop, leader election and HTTP endpoints. */
+public final class SchedulerApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerApp.class);
+
+    /**
+     * @param httpBind         where the extender and webhook listen
+     * @param certFile         TLS certificate (PEM), or null for plain HTTP
+     * @param keyFile          TLS key (PEM), or null
+     * @param schedulerName    the name pods are scheduled by, and the events' source
+     * @param policy           default node and device policies
+     * @param lockTimeout      how long a node lock may be held by a pod still allocating
+     * @param deviceConfig     resource names and defaults per vendor
+     * @param leaseNamespace   namespace of the leader-election Lease, or null to run without election
+     * @param leaseName        name of the Lease
+     * @param identity         this replica's identity in the Lease
+     * @param handshakePeriod  how often the handshake round runs (D3: 15 s)
+     */
+    public record Settings(InetSocketAddress httpBind, Path certFile, Path keyFile, String schedulerName,
+                           SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig,
+                           String leaseNamespace, String leaseName, String identity, Duration handshakePeriod) {
+    }
+
+    /** Where filter, bind and handshake outcomes go (metrics and events). */
+    public record Observers(FilterObserver filter, BindObserver bind, HandshakeObserver handshake) {
+        public static final Observers NONE = new Observers(FilterObserver.NONE, BindObserver.NONE, HandshakeObserver.NONE);
+    }
+
+    private final UsageIndex index;
+    private final ClusterWatch watch;
+    private final Leadership leadership;
+    private final ScheduledExecutorService ticker;
+    private final SchedulerHttpServer http;
+    private final Extender extender;
+    private final Binder binder;
+    private final HandshakeLoop handshake;
+
+    private SchedulerApp(UsageIndex index, ClusterWatch watch, Leadership leadership, ScheduledExecutorService ticker,
+                         SchedulerHttpServer http, Extender extender, Binder binder, HandshakeLoop handshake) {
+        this.index = index;
+        this.watch = watch;
+        this.leadership = leadership;
+        this.ticker = ticker;
+        this.http = http;
+        this.extender = extender;
+        this.binder = binder;
+        this.handshake = handshake;
+    }
+
+    public static SchedulerApp start(KubernetesClient client, Settings s, Observers observers, HttpHandler webhook, Clock clock)
+            throws IOException, GeneralSecurityException {
+        var backends = DeviceBackends.load(s.deviceConfig());
+        if (backends.all().isEmpty()) {
+            throw new IllegalStateException("no device backends on the class path");
+        }
+        var index = new UsageIndex();
+        var inventory = new NodeInventory(index, backends);
+        var watch = new ClusterWatch(client, index, inventory, backends);
+        LOG.info("informers synced: {} nodes with devices", index.nodeNames().size());
+
+        var ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-handshake").daemon().factory());
+        HandshakeLoop[] loop = new HandshakeLoop[1];
+        Leadership leadership = s.leaseNamespace() == null ? Leadership.always()
+                : Leadership.elect(client, s.leaseNamespace(), s.leaseName(), s.identity(),
+                        () -> ticker.execute(() -> loop[0].round()));
+        loop[0] = new HandshakeLoop(client, backends, inventory, watch::nodes, leadership, clock, observers.handshake());
+        ticker.scheduleWithFixedDelay(() -> {
+            try {
+                loop[0].round();
+            } catch (RuntimeException e) {
+                LOG.error("handshake round failed", e);
+            }
+        }, 0, s.handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
+
+        var locks = new NodeLockClient(client, s.lockTimeout(), clock);
+        var extender = new Extender(index, backends, s.policy(), leadership, observers.filter());
+        var binder = new Binder(client, locks, index, backends, s.policy(), leadership, clock, observers.bind());
+        var routes = new SchedulerHttpServer.Routes(extender::filter, extender::prioritize, binder::bind, webhook,
+                () -> leadership.getAsBoolean() && watch.hasSynced());
+        var http = SchedulerHttpServer.start(s.httpBind(), s.certFile(), s.keyFile(), routes);
+        return new SchedulerApp(index, watch, leadership, ticker, http, extender, binder, loop[0]);
+    }
+
+    public InetSocketAddress address() {
+        return http.address();
+    }
+
+    public UsageIndex index() {
+        return index;
+    }
+
+    public Extender extender() {
+        return extender;
+    }
+
+    public Binder binder() {
+        return binder;
+    }
+
+    public HandshakeLoop handshake() {
+        return handshake;
+    }
+
+    public boolean isLeader() {
+        return leadership.getAsBoolean();
+    }
+
+    @Override
+    public void close() {
+        http.close();
+        ticker.shutdownNow();
+        leadership.close();
+        watch.close();
+    }
+}

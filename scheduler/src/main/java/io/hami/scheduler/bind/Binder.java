@@ -1,0 +1,236 @@
+package io.hami.scheduler.bind;
+
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.kube.lock.LockOutcome;
+import io.hami.kube.lock.NodeLockClient;
+import io.hami.kube.patch.AnnotationPatch;
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.PodDevicesCodec;
+import io.hami.protocol.codec.UnixTimeCodec;
+import io.hami.protocol.spi.DeviceBackend;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.extender.BindingArgs;
+import io.hami.scheduler.extender.BindingResult;
+import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.fit.NodePlacement;
+import io.hami.scheduler.fit.Placement;
+import io.hami.scheduler.fit.PodRequest;
+import io.hami.scheduler.fit.ScoringWeights;
+import io.hami.scheduler.usage.PodUsage;
+import io.hami.scheduler.usage.UsageIndex;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bind (DECISIONS D4): take the node lock, fit the pod again on that node against the usage index and
+ * choose its devices, write the decision with one pod patch, reserve the usage, then bind. Any failure
+ * releases the lock, undoes the reservation and returns the error to kube-scheduler. On success the lock
+ * stays with the pod until its device plugins have allocated it.
+ */
+public final class Binder {
+    private static final Logger LOG = LoggerFactory.getLogger(Binder.class);
+
+    private final KubernetesClient client;
+    private final NodeLockClient locks;
+    private final UsageIndex index;
+    private final DeviceBackends backends;
+    private final SchedulingPolicy policy;
+    private final BooleanSupplier leader;
+    private final Clock clock;
+    private final BindObserver observer;
+
+    public Binder(KubernetesClient client, NodeLockClient locks, UsageIndex index, DeviceBackends backends,
+                  SchedulingPolicy policy, BooleanSupplier leader, Clock clock, BindObserver observer) {
+        this.client = client;
+        this.locks = locks;
+        this.index = index;
+        this.backends = backends;
+        this.policy = policy;
+        this.leader = leader;
+        this.clock = clock;
+        this.observer = observer;
+    }
+
+    /** A bind step that failed; the message goes back to kube-scheduler. */
+    private static final class BindFailure extends Exception {
+        BindFailure(String message) {
+            super(message);
+        }
+    }
+
+    public BindingResult bind(BindingArgs args) {
+        if (!leader.getAsBoolean()) {
+            return new BindingResult("this hami scheduler is not the leader; retry against the leader");
+        }
+        if (blank(args.podName()) || blank(args.podNamespace()) || blank(args.node())) {
+            return new BindingResult("binding args need PodName, PodNamespace and Node");
+        }
+        String ns = args.podNamespace();
+        String name = args.podName();
+        String node = args.node();
+        Pod pod;
+        try {
+            pod = client.pods().inNamespace(ns).withName(name).get();
+        } catch (KubernetesClientException e) {
+            return fail(null, node, "read pod " + ns + "/" + name + ": " + e.getMessage());
+        }
+        if (pod == null) {
+            return fail(null, node, "pod " + ns + "/" + name + " not found");
+        }
+        if (!blank(args.podUID()) && !args.podUID().equals(pod.getMetadata().getUid())) {
+            return fail(pod, node, "pod " + ns + "/" + name + " has UID " + pod.getMetadata().getUid()
+                    + ", binding asked for " + args.podUID() + " (the pod was re-created)");
+        }
+        PodRequest request = PodRequest.of(pod, backends);
+        if (request.isEmpty()) {
+            try {
+                postBinding(pod, node);
+                observer.bound(pod, node);
+                return BindingResult.OK;
+            } catch (KubernetesClientException e) {
+                return fail(pod, node, "bind " + ns + "/" + name + " to " + node + ": " + e.getMessage());
+            }
+        }
+
+        LockOutcome lock = locks.acquire(node, ns, name);
+        observer.lock(node, lock);
+        switch (lock) {
+            case LockOutcome.Contended c -> {
+                return fail(pod, node, c.message());
+            }
+            case LockOutcome.Failed f -> {
+                return fail(pod, node, f.message());
+            }
+            case LockOutcome.Acquired a -> {
+            }
+        }
+        String key = ns + "/" + name;
+        PodUsage previous = null;
+        boolean patched = false;
+        try {
+            Placement.Placed placed = placeAgain(pod, request, node);
+            Pod written = patchDecision(pod, node, placed);
+            patched = true;
+            previous = index.putPod(key, PodUsage.of(written, backends));
+            postBinding(written, node);
+            observer.bound(pod, node);
+            return BindingResult.OK;
+        } catch (BindFailure | KubernetesClientException e) {
+            if (e instanceof KubernetesClientException && boundTo(ns, name, node)) {
+                // The binding went through and only its response was lost.
+                observer.bound(pod, node);
+                return BindingResult.OK;
+            }
+            if (previous != null) {
+                index.putPod(key, previous);
+            }
+            if (patched) {
+                markFailed(ns, name);
+            }
+            release(node, ns, name);
+            return fail(pod, node, e.getMessage());
+        }
+    }
+
+    private Placement.Placed placeAgain(Pod pod, PodRequest request, String node) throws BindFailure {
+        var snapshot = index.snapshot(node).orElseThrow(() -> new BindFailure("node " + node + " is unregistered"));
+        if (!snapshot.failClosed().isEmpty()) {
+            throw new BindFailure("node " + node + " fails closed: " + String.join("; ", snapshot.failClosed()));
+        }
+        Map<String, String> annotations = annotations(pod);
+        NodePlacement.Policy placement;
+        try {
+            placement = policy.placementFor(annotations, backends);
+        } catch (ScoringWeights.InvalidWeightsException e) {
+            throw new BindFailure(e.getMessage());
+        }
+        return switch (NodePlacement.place(request, snapshot.view(), backends, placement, annotations)) {
+            case Placement.Placed p -> p;
+            case Placement.Unplaced u -> throw new BindFailure("pod no longer fits on node " + node + ": " + u.reason());
+        };
+    }
+
+    /** One merge patch carrying the whole decision (D4). Stale keys of vendors not chosen are removed. */
+    private Pod patchDecision(Pod pod, String node, Placement.Placed placed) {
+        String now = UnixTimeCodec.encode(clock.instant());
+        Map<String, String> set = new HashMap<>();
+        set.put(ProtocolKeys.VGPU_NODE, node);
+        set.put(ProtocolKeys.VGPU_TIME, now);
+        set.put(ProtocolKeys.BIND_TIME, now);
+        set.put(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING);
+        Map<String, String> existing = annotations(pod);
+        for (DeviceBackend b : backends.all()) {
+            var devices = placed.devices().get(b.vendor());
+            String value = devices == null ? null : PodDevicesCodec.encode(devices);
+            if (value != null || existing.containsKey(b.keys().toAllocateKey())) {
+                set.put(b.keys().toAllocateKey(), value);
+            }
+            if (value != null || existing.containsKey(b.keys().allocatedKey())) {
+                set.put(b.keys().allocatedKey(), value);
+            }
+        }
+        String patch = AnnotationPatch.mergePatch(set, Map.of(ProtocolKeys.VGPU_NODE, node), null);
+        return client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    }
+
+    private void postBinding(Pod pod, String node) {
+        Binding binding = new BindingBuilder()
+                .withNewMetadata().withName(pod.getMetadata().getName()).withNamespace(pod.getMetadata().getNamespace())
+                .withUid(pod.getMetadata().getUid()).endMetadata()
+                .withNewTarget().withApiVersion("v1").withKind("Node").withName(node).endTarget()
+                .build();
+        client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(binding).create();
+    }
+
+    private boolean boundTo(String ns, String name, String node) {
+        try {
+            Pod now = client.pods().inNamespace(ns).withName(name).get();
+            return now != null && now.getSpec() != null && node.equals(now.getSpec().getNodeName());
+        } catch (KubernetesClientException e) {
+            return false;
+        }
+    }
+
+    /** A decision that was written but not bound must not be served by a device plugin. */
+    private void markFailed(String ns, String name) {
+        try {
+            client.pods().inNamespace(ns).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+                    AnnotationPatch.mergePatch(Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED), Map.of(), null));
+        } catch (KubernetesClientException e) {
+            LOG.warn("pod {}/{}: bind failed and marking it failed failed too: {}", ns, name, e.getMessage());
+        }
+    }
+
+    private void release(String node, String ns, String name) {
+        try {
+            locks.release(node, ns, name);
+        } catch (KubernetesClientException e) {
+            // The holder is no longer allocating, so the next bind on this node recovers the lock.
+            LOG.warn("node {}: releasing lock of {}/{} failed: {}", node, ns, name, e.getMessage());
+        }
+    }
+
+    private BindingResult fail(Pod pod, String node, String message) {
+        observer.bindFailed(pod, node, message);
+        return new BindingResult(message);
+    }
+
+    private static Map<String, String> annotations(Pod pod) {
+        return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}

@@ -1,0 +1,74 @@
+package io.hami.scheduler.cluster;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.usage.PodUsage;
+import io.hami.scheduler.usage.UsageIndex;
+import java.util.List;
+
+/**
+ * Node and pod informers feeding the usage index one event at a time. State is always rebuilt from the API
+ * server (on start, every replica lists everything), never taken from a previous leader's memory.
+ */
+public final class ClusterWatch implements AutoCloseable {
+    private final SharedIndexInformer<Node> nodes;
+    private final SharedIndexInformer<Pod> pods;
+
+    public ClusterWatch(KubernetesClient client, UsageIndex index, NodeInventory inventory, DeviceBackends backends) {
+        nodes = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                inventory.refresh(node);
+            }
+
+            @Override
+            public void onUpdate(Node old, Node node) {
+                inventory.refresh(node);
+            }
+
+            @Override
+            public void onDelete(Node node, boolean unknownFinalState) {
+                inventory.remove(node.getMetadata().getName());
+            }
+        }, 0);
+        pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                index.putPod(key(pod), PodUsage.of(pod, backends));
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+                index.putPod(key(pod), PodUsage.of(pod, backends));
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean unknownFinalState) {
+                index.removePod(key(pod));
+            }
+        }, 0);
+    }
+
+    public static String key(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+
+    public boolean hasSynced() {
+        return nodes.hasSynced() && pods.hasSynced();
+    }
+
+    /** The nodes as last seen. */
+    public List<Node> nodes() {
+        return nodes.getStore().list();
+    }
+
+    @Override
+    public void close() {
+        nodes.close();
+        pods.close();
+    }
+}

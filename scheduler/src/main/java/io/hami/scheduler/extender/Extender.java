@@ -1,0 +1,114 @@
+package io.hami.scheduler.extender;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.fit.NodePlacement;
+import io.hami.scheduler.fit.NodeScore;
+import io.hami.scheduler.fit.Placement;
+import io.hami.scheduler.fit.PodRequest;
+import io.hami.scheduler.fit.ScoringWeights;
+import io.hami.scheduler.usage.UsageIndex;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Filter and prioritize (DECISIONS D6): read-only questions answered from the usage index. Filter returns
+ * every fitting node and a reason for each other one; prioritize scores the fitting nodes 0..10.
+ */
+public final class Extender {
+    /** Reason for a candidate the index has no inventory for. */
+    static final String UNREGISTERED = "node unregistered";
+    static final String NOT_LEADER = "this hami scheduler is not the leader; retry against the leader";
+
+    private final UsageIndex index;
+    private final DeviceBackends backends;
+    private final SchedulingPolicy policy;
+    private final BooleanSupplier leader;
+    private final FilterObserver observer;
+
+    public Extender(UsageIndex index, DeviceBackends backends, SchedulingPolicy policy, BooleanSupplier leader,
+                    FilterObserver observer) {
+        this.index = index;
+        this.backends = backends;
+        this.policy = policy;
+        this.leader = leader;
+        this.observer = observer;
+    }
+
+    public FilterResult filter(ExtenderArgs args) {
+        if (!leader.getAsBoolean()) {
+            return FilterResult.error(NOT_LEADER);
+        }
+        Pod pod = args.pod();
+        if (pod == null) {
+            return FilterResult.error("extender args missing pod");
+        }
+        List<String> candidates = candidates(args);
+        PodRequest request = PodRequest.of(pod, backends);
+        if (request.isEmpty()) {
+            return FilterResult.of(candidates, Map.of());
+        }
+        NodePlacement.Policy placement;
+        try {
+            placement = policy.placementFor(annotations(pod), backends);
+        } catch (ScoringWeights.InvalidWeightsException e) {
+            return FilterResult.error(e.getMessage());
+        }
+        long start = System.nanoTime();
+        var fitting = new ArrayList<String>();
+        var failed = new LinkedHashMap<String, String>();
+        for (String node : candidates) {
+            String reason = whyNot(node, request, placement, pod);
+            if (reason == null) {
+                fitting.add(node);
+            } else {
+                failed.put(node, reason);
+            }
+        }
+        observer.filtered(pod, fitting, failed, java.time.Duration.ofNanos(System.nanoTime() - start));
+        return FilterResult.of(fitting, failed);
+    }
+
+    /** Null when {@code pod} fits on {@code node}, else the reason it does not. */
+    private String whyNot(String node, PodRequest request, NodePlacement.Policy placement, Pod pod) {
+        var snapshot = index.snapshot(node);
+        if (snapshot.isEmpty()) {
+            return UNREGISTERED;
+        }
+        if (!snapshot.get().failClosed().isEmpty()) {
+            return "node fails closed: " + String.join("; ", snapshot.get().failClosed());
+        }
+        return switch (NodePlacement.place(request, snapshot.get().view(), backends, placement, annotations(pod))) {
+            case Placement.Placed p -> null;
+            case Placement.Unplaced u -> u.reason();
+        };
+    }
+
+    public List<HostPriority> prioritize(ExtenderArgs args) {
+        Pod pod = args.pod();
+        String nodePolicy = policy.nodePolicyFor(pod == null ? Map.of() : annotations(pod));
+        var out = new ArrayList<HostPriority>();
+        for (String node : candidates(args)) {
+            long score = index.snapshot(node).map(s -> NodeScore.priority(NodeScore.of(s.view()), nodePolicy)).orElse(0L);
+            out.add(new HostPriority(node, score));
+        }
+        return out;
+    }
+
+    private static List<String> candidates(ExtenderArgs args) {
+        if (args.nodeNames() != null) {
+            return args.nodeNames();
+        }
+        if (args.nodes() != null && args.nodes().getItems() != null) {
+            return args.nodes().getItems().stream().map(n -> n.getMetadata().getName()).toList();
+        }
+        return List.of();
+    }
+
+    static Map<String, String> annotations(Pod pod) {
+        return pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+    }
+}

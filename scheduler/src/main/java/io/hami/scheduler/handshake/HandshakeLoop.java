@@ -1,0 +1,99 @@
+package io.hami.scheduler.handshake;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.kube.patch.AnnotationPatch;
+import io.hami.protocol.health.HealthMemory;
+import io.hami.protocol.health.HealthVerdict;
+import io.hami.protocol.spi.DeviceBackend;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.cluster.NodeInventory;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The D3 handshake round, run every 15 s on the leader only: ask each vendor's rule about each node, write
+ * the {@code Requesting_} stamps it asks for, withdraw the devices of vendors it finds unhealthy (and delete
+ * their handshake annotation), and give them back when they recover.
+ */
+public final class HandshakeLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(HandshakeLoop.class);
+
+    private final KubernetesClient client;
+    private final DeviceBackends backends;
+    private final NodeInventory inventory;
+    private final Supplier<List<Node>> nodes;
+    private final BooleanSupplier leader;
+    private final Clock clock;
+    private final Map<String, HealthMemory> memory = new ConcurrentHashMap<>();
+    private final HandshakeObserver observer;
+
+    public HandshakeLoop(KubernetesClient client, DeviceBackends backends, NodeInventory inventory,
+                         Supplier<List<Node>> nodes, BooleanSupplier leader, Clock clock, HandshakeObserver observer) {
+        this.client = client;
+        this.backends = backends;
+        this.inventory = inventory;
+        this.nodes = nodes;
+        this.leader = leader;
+        this.clock = clock;
+        this.observer = observer;
+    }
+
+    /** One round over every node; does nothing on a follower. */
+    public void round() {
+        if (!leader.getAsBoolean()) {
+            return;
+        }
+        var now = clock.instant();
+        for (Node node : nodes.get()) {
+            String name = node.getMetadata().getName();
+            boolean changed = false;
+            for (DeviceBackend b : backends.all()) {
+                String key = name + "/" + b.vendor();
+                HealthVerdict v = b.checkHealth(node, now, memory.getOrDefault(key, HealthMemory.NONE));
+                memory.put(key, v.memory());
+                var patch = new HashMap<String, String>();
+                v.handshakeToWrite().ifPresent(value -> b.keys().handshakeKey().ifPresent(k -> patch.put(k, value)));
+                if (!v.healthy()) {
+                    b.keys().handshakeKey().ifPresent(k -> patch.put(k, null));
+                }
+                if (!patch.isEmpty()) {
+                    patchNode(name, patch);
+                }
+                boolean flipped = inventory.setHealthy(name, b.vendor(), v.healthy());
+                if (flipped) {
+                    LOG.info("node {}: {} devices {}", name, b.vendor(), v.healthy() ? "available again" : "withdrawn: handshake unanswered and no allocatable devices");
+                }
+                changed |= flipped || v.refresh();
+                observer.verdict(name, b.vendor(), v);
+            }
+            if (changed) {
+                inventory.refresh(node);
+            }
+        }
+    }
+
+    private void patchNode(String node, Map<String, String> annotations) {
+        try {
+            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
+                    AnnotationPatch.mergePatch(annotations, Map.of(), null));
+        } catch (KubernetesClientException e) {
+            LOG.warn("node {}: handshake patch failed, retrying next round: {}", node, e.getMessage());
+        }
+    }
+
+    /** Forget what was remembered about a node that is gone. */
+    public void forget(String node) {
+        memory.keySet().removeIf(k -> k.startsWith(node + "/"));
+    }
+}

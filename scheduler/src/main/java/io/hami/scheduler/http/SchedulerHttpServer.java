@@ -1,0 +1,143 @@
+package io.hami.scheduler.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.hami.scheduler.extender.BindingArgs;
+import io.hami.scheduler.extender.BindingResult;
+import io.hami.scheduler.extender.ExtenderArgs;
+import io.hami.scheduler.extender.ExtenderJson;
+import io.hami.scheduler.extender.FilterResult;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler's HTTP(S) endpoints (DECISIONS D6): {@code POST /filter}, {@code /prioritize}, {@code /bind},
+ * {@code /webhook}, and {@code GET /healthz}, {@code /readyz}. Bad bodies get a clear {@code Error} and touch
+ * nothing.
+ */
+public final class SchedulerHttpServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerHttpServer.class);
+
+    /** The operations behind the endpoints. */
+    public record Routes(Function<ExtenderArgs, FilterResult> filter,
+                         Function<ExtenderArgs, List<io.hami.scheduler.extender.HostPriority>> prioritize,
+                         Function<BindingArgs, BindingResult> bind,
+                         HttpHandler webhook,
+                         BooleanSupplier ready) {
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+
+    private SchedulerHttpServer(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /**
+     * Starts serving on {@code address}; with a certificate and key, over TLS, re-reading both files when
+     * they change.
+     */
+    public static SchedulerHttpServer start(InetSocketAddress address, Path cert, Path key, Routes routes)
+            throws IOException, GeneralSecurityException {
+        HttpServer server;
+        if (cert != null && key != null) {
+            var https = HttpsServer.create(address, 0);
+            SSLContext tls = SSLContext.getInstance("TLS");
+            tls.init(new KeyManager[] {new ReloadingKeyManager(cert, key)}, null, new SecureRandom());
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            server = https;
+        } else {
+            server = HttpServer.create(address, 0);
+        }
+        server.createContext("/filter", post(ex -> json(ex, 200, routes.filter().apply(ExtenderJson.read(ex.getRequestBody(), ExtenderArgs.class))),
+                FilterResult::error));
+        server.createContext("/prioritize", post(ex -> json(ex, 200, routes.prioritize().apply(ExtenderJson.read(ex.getRequestBody(), ExtenderArgs.class))),
+                msg -> new ErrorBody(msg)));
+        server.createContext("/bind", post(ex -> json(ex, 200, routes.bind().apply(ExtenderJson.read(ex.getRequestBody(), BindingArgs.class))),
+                BindingResult::new));
+        server.createContext("/webhook", routes.webhook());
+        server.createContext("/healthz", ex -> text(ex, 200, "ok"));
+        server.createContext("/readyz", ex -> {
+            boolean ready = routes.ready().getAsBoolean();
+            text(ex, ready ? 200 : 503, ready ? "ok" : "not ready: not the leader or informers not synced");
+        });
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(executor);
+        server.start();
+        LOG.info("serving extender on {}://{}", cert != null ? "https" : "http", server.getAddress());
+        return new SchedulerHttpServer(server, executor);
+    }
+
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    @Override
+    public void close() {
+        server.stop(1);
+        executor.shutdownNow();
+    }
+
+    /** A body the endpoint cannot use. */
+    private record ErrorBody(@com.fasterxml.jackson.annotation.JsonProperty("Error") String error) {
+    }
+
+    @FunctionalInterface
+    private interface Body {
+        void handle(HttpExchange ex) throws IOException, ExtenderJson.BadBodyException;
+    }
+
+    /** POST only; a bad body is answered with the verb's own result type carrying {@code Error}. */
+    private static HttpHandler post(Body body, Function<String, Object> error) {
+        return ex -> {
+            try (ex) {
+                if (!"POST".equals(ex.getRequestMethod())) {
+                    ex.getResponseHeaders().set("Allow", "POST");
+                    json(ex, 405, error.apply("method " + ex.getRequestMethod() + " not allowed, use POST"));
+                    return;
+                }
+                try {
+                    body.handle(ex);
+                } catch (ExtenderJson.BadBodyException e) {
+                    json(ex, e.status(), error.apply(e.getMessage()));
+                } catch (RuntimeException e) {
+                    LOG.error("{} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
+                    json(ex, 500, error.apply("internal error: " + e));
+                }
+            }
+        };
+    }
+
+    static void json(HttpExchange ex, int status, Object value) throws IOException {
+        byte[] bytes = ExtenderJson.write(value);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, bytes.length);
+        ex.getResponseBody().write(bytes);
+    }
+
+    private static void text(HttpExchange ex, int status, String body) throws IOException {
+        try (ex) {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            ex.sendResponseHeaders(status, bytes.length);
+            ex.getResponseBody().write(bytes);
+        }
+    }
+}

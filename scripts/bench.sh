@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+. "$(dirname "$0")/find-jdk.sh"
+# Runs a module's JMH benchmarks (src/jmh/java, compiled by the parent pom's `bench` profile).
+#
+#   scripts/bench.sh <module> [JMH options]
+#   scripts/bench.sh backends/protocol -wi 2 -i 3 -f 1 -w 1s -r 1s
+#
+# JMH options go to org.openjdk.jmh.Main unchanged (-h lists them; a regexp selects benchmarks).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+module=${1:-}
+if [ -z "$module" ] || [ ! -f "$root/$module/pom.xml" ]; then
+  echo "usage: scripts/bench.sh <module path, e.g. backends/protocol> [JMH options]" >&2
+  exit 2
+fi
+shift
+module=${module%/}
+if [ ! -d "$root/$module/src/jmh/java" ]; then
+  echo "bench: $module has no src/jmh/java" >&2
+  exit 2
+fi
+cd "$root"
+
+# JDK 23+ runs annotation processors only when asked, and JMH generates its harness with one. A test
+# build made without it leaves up-to-date classes and no (or a stale) benchmark list, so compile the
+# module's test classes afresh.
+rm -rf "$module/target/test-classes" "$module/target/generated-test-sources/test-annotations"
+# One reactor run, so sibling modules (and the protocol test-jar) resolve to their fresh build output.
+# The relative output file is written in each module's own directory.
+./mvnw -q -pl "$module" -am test-compile dependency:build-classpath -Dmaven.compiler.proc=full \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+if [ ! -f "$module/target/test-classes/META-INF/BenchmarkList" ]; then
+  echo "bench: no JMH benchmark list was generated in $module/target/test-classes" >&2
+  exit 1
+fi
+
+cd "$module"
+exec java -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" org.openjdk.jmh.Main "$@"

@@ -1,6 +1,5 @@
 package io.hami.scheduler;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.protocol.config.DeviceConfig;
@@ -17,6 +16,8 @@ import io.hami.scheduler.handshake.HandshakeObserver;
 import io.hami.scheduler.http.SchedulerHttpServer;
 import io.hami.scheduler.leader.Leadership;
 import io.hami.scheduler.usage.UsageIndex;
+import io.hami.scheduler.webhook.AdmissionRules;
+import io.hami.scheduler.webhook.WebhookHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ public final class SchedulerApp implements AutoCloseable {
         this.handshake = handshake;
     }
 
-    public static SchedulerApp start(KubernetesClient client, Settings s, Observers observers, HttpHandler webhook, Clock clock)
+    public static SchedulerApp start(KubernetesClient client, Settings s, Observers observers, Clock clock)
             throws IOException, GeneralSecurityException {
         var backends = DeviceBackends.load(s.deviceConfig());
         if (backends.all().isEmpty()) {
@@ -105,6 +106,7 @@ public final class SchedulerApp implements AutoCloseable {
         var locks = new NodeLockClient(client, s.lockTimeout(), clock);
         var extender = new Extender(index, backends, s.policy(), leadership, observers.filter());
         var binder = new Binder(client, locks, index, backends, s.policy(), leadership, clock, observers.bind());
+        var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName()));
         var routes = new SchedulerHttpServer.Routes(extender::filter, extender::prioritize, binder::bind, webhook,
                 () -> leadership.getAsBoolean() && watch.hasSynced());
         var http = SchedulerHttpServer.start(s.httpBind(), s.certFile(), s.keyFile(), routes);

@@ -25,6 +25,7 @@ import io.hami.scheduler.fit.ScoringWeights;
 import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -69,6 +70,7 @@ public final class Binder {
     }
 
     public BindingResult bind(BindingArgs args) {
+        long start = System.nanoTime();
         if (!leader.getAsBoolean()) {
             return new BindingResult("this hami scheduler is not the leader; retry against the leader");
         }
@@ -82,34 +84,35 @@ public final class Binder {
         try {
             pod = client.pods().inNamespace(ns).withName(name).get();
         } catch (KubernetesClientException e) {
-            return fail(null, node, "read pod " + ns + "/" + name + ": " + e.getMessage());
+            return fail(null, node, "read pod " + ns + "/" + name + ": " + e.getMessage(), start);
         }
         if (pod == null) {
-            return fail(null, node, "pod " + ns + "/" + name + " not found");
+            return fail(null, node, "pod " + ns + "/" + name + " not found", start);
         }
         if (!blank(args.podUID()) && !args.podUID().equals(pod.getMetadata().getUid())) {
             return fail(pod, node, "pod " + ns + "/" + name + " has UID " + pod.getMetadata().getUid()
-                    + ", binding asked for " + args.podUID() + " (the pod was re-created)");
+                    + ", binding asked for " + args.podUID() + " (the pod was re-created)", start);
         }
         PodRequest request = PodRequest.of(pod, backends);
         if (request.isEmpty()) {
             try {
                 postBinding(pod, node);
-                observer.bound(pod, node);
+                observer.bound(pod, node, since(start));
                 return BindingResult.OK;
             } catch (KubernetesClientException e) {
-                return fail(pod, node, "bind " + ns + "/" + name + " to " + node + ": " + e.getMessage());
+                return fail(pod, node, "bind " + ns + "/" + name + " to " + node + ": " + e.getMessage(), start);
             }
         }
 
+        long lockStart = System.nanoTime();
         LockOutcome lock = locks.acquire(node, ns, name);
-        observer.lock(node, lock);
+        observer.lock(node, lock, since(lockStart));
         switch (lock) {
             case LockOutcome.Contended c -> {
-                return fail(pod, node, c.message());
+                return fail(pod, node, c.message(), start);
             }
             case LockOutcome.Failed f -> {
-                return fail(pod, node, f.message());
+                return fail(pod, node, f.message(), start);
             }
             case LockOutcome.Acquired a -> {
             }
@@ -123,12 +126,12 @@ public final class Binder {
             patched = true;
             previous = index.putPod(key, PodUsage.of(written, backends));
             postBinding(written, node);
-            observer.bound(pod, node);
+            observer.bound(pod, node, since(start));
             return BindingResult.OK;
         } catch (BindFailure | KubernetesClientException e) {
             if (e instanceof KubernetesClientException && boundTo(ns, name, node)) {
                 // The binding went through and only its response was lost.
-                observer.bound(pod, node);
+                observer.bound(pod, node, since(start));
                 return BindingResult.OK;
             }
             if (previous != null) {
@@ -138,7 +141,7 @@ public final class Binder {
                 markFailed(ns, name);
             }
             release(node, ns, name);
-            return fail(pod, node, e.getMessage());
+            return fail(pod, node, e.getMessage(), start);
         }
     }
 
@@ -221,9 +224,13 @@ public final class Binder {
         }
     }
 
-    private BindingResult fail(Pod pod, String node, String message) {
-        observer.bindFailed(pod, node, message);
+    private BindingResult fail(Pod pod, String node, String message, long start) {
+        observer.bindFailed(pod, node, message, since(start));
         return new BindingResult(message);
+    }
+
+    private static Duration since(long startNanos) {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 
     private static Map<String, String> annotations(Pod pod) {

@@ -65,8 +65,7 @@ public final class FitWalk {
                 continue;
             }
             if (wanted > 0) {
-                taken.add(new FitResult.Grant(usage,
-                        new ContainerDevice(device.id(), request.type(), memory, cores)));
+                taken.add(new FitResult.Grant(usage, new ContainerDevice(device.id(), request.type(), memory, cores)));
                 wanted--;
             }
             if (wanted == 0) {
@@ -94,9 +93,12 @@ public final class FitWalk {
         return null;
     }
 
-    /** Checks 5 to 15 of §6.5; null when the device passes. */
-    private static String checkCapacity(DeviceUsage usage, int memory, int cores,
-                                Predicate<String> uuidAllowed, boolean mutex, FitRules rules, FitContext context) {
+    /**
+     * Checks 5 to 15 of §6.5 (the caller works out the clamped cores and the memory; there is no quota check);
+     * null when the device passes.
+     */
+    private static String checkCapacity(DeviceUsage usage, int memory, int cores, Predicate<String> uuidAllowed,
+                                        boolean mutex, FitRules rules, FitContext context) {
         DeviceInfo device = usage.device();
         if (!uuidAllowed.test(device.id())) {
             return Reasons.CARD_UUID_MISMATCH;

@@ -43,6 +43,17 @@ public interface DeviceBackend {
     FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context);
 
     /**
+     * The webhook's rule for one container. By default (Cambricon, Hygon) a container asks for this vendor
+     * when its count resource is in its limits, and nothing is filled in.
+     */
+    default Admission admit(Container container) {
+        var limits = container.getResources() == null ? null : container.getResources().getLimits();
+        boolean requested = limits != null && limits.containsKey(resources().count());
+        return requested ? new Admission.Accepted(true, java.util.Map.of(), java.util.Map.of(), java.util.Map.of())
+                : Admission.NOT_REQUESTED;
+    }
+
+    /**
      * Whether the pod asks for NUMA-aligned devices (NVIDIA's {@code nvidia.com/numa-bind}); when any vendor
      * says so, every vendor's device list is ordered NUMA first, as upstream does.
      */

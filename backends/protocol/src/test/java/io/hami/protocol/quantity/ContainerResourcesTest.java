@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ContainerResourcesTest {
-    private static final String GPU = "nvidia.com/gpu";
+    private static final String GPU = "example.com/gpu";
 
     @Test
     void limitsWinOverRequests() {
@@ -44,9 +44,9 @@ class ContainerResourcesTest {
 
     @Test
     void theOriginalTextIsReadNotFabric8sNumber() {
-        var c = container(Map.of("nvidia.com/gpumem", "16.0Gi", "nvidia.com/gpucores", "16Gi"));
-        assertThat(ContainerResources.read(c, "nvidia.com/gpumem")).isEqualTo(new ResourceAmount.NotInt64("16.0Gi"));
-        assertThat(ContainerResources.read(c, "nvidia.com/gpucores").int64()).hasValue(17179869184L);
+        var c = container(Map.of("example.com/mem", "16.0Gi", "example.com/cores", "16Gi"));
+        assertThat(ContainerResources.read(c, "example.com/mem")).isEqualTo(new ResourceAmount.NotInt64("16.0Gi"));
+        assertThat(ContainerResources.read(c, "example.com/cores").int64()).hasValue(17179869184L);
     }
 
     @Test

@@ -1,0 +1,18 @@
+package io.hami.backend.hygon;
+
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackend;
+import io.hami.protocol.spi.DeviceBackendFactory;
+
+/** Service-provider entry of the Hygon HCU backend. */
+public final class HygonBackendFactory implements DeviceBackendFactory {
+    @Override
+    public String vendor() {
+        return HygonKeys.VENDOR;
+    }
+
+    @Override
+    public DeviceBackend create(DeviceConfig config) {
+        return new HygonBackend(config.hygon());
+    }
+}

@@ -1,0 +1,82 @@
+package io.hami.backend.nvidia;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Node;
+import io.hami.protocol.codec.NvidiaRegisterCodec;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.device.ContainerRequest;
+import io.hami.protocol.fit.DeviceUsage;
+import io.hami.protocol.fit.FitContext;
+import io.hami.protocol.fit.FitResult;
+import io.hami.protocol.fit.FitWalk;
+import io.hami.protocol.health.HealthMemory;
+import io.hami.protocol.health.HealthVerdict;
+import io.hami.protocol.spi.DeviceBackend;
+import io.hami.protocol.spi.Discovery;
+import io.hami.protocol.spi.NodeDiscovery;
+import io.hami.protocol.spi.ResourceNames;
+import io.hami.protocol.spi.VendorKeys;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** The NVIDIA GPU backend: JSON register annotation, handshake plus Allocatable health, NUMA binding. */
+public final class NvidiaBackend implements DeviceBackend {
+    private final DeviceConfig.Nvidia config;
+    private final ResourceNames resources;
+
+    public NvidiaBackend(DeviceConfig.Nvidia config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.resources = new ResourceNames(config.resourceCountName(), config.resourceMemoryName(),
+                Optional.of(config.resourceMemoryPercentageName()).filter(name -> !name.isEmpty()),
+                config.resourceCoreName());
+    }
+
+    @Override
+    public String vendor() {
+        return NvidiaKeys.VENDOR;
+    }
+
+    @Override
+    public VendorKeys keys() {
+        return NvidiaKeys.VENDOR_KEYS;
+    }
+
+    @Override
+    public ResourceNames resources() {
+        return resources;
+    }
+
+    /** The devices of {@code hami.io/node-nvidia-register} whose type contains {@code NVIDIA}, any case. */
+    @Override
+    public Discovery discover(Node node) {
+        return NodeDiscovery.fromRegister(node, NvidiaKeys.REGISTER, NvidiaRegisterCodec::decode, NvidiaKeys.VENDOR);
+    }
+
+    @Override
+    public ContainerRequest request(Container container) {
+        return NvidiaRequests.of(container, config);
+    }
+
+    @Override
+    public FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context) {
+        return FitWalk.fit(devices, request, context, NvidiaFitRules.INSTANCE);
+    }
+
+    @Override
+    public boolean numaBind(Map<String, String> podAnnotations) {
+        return NvidiaFitRules.numaBind(podAnnotations);
+    }
+
+    @Override
+    public io.hami.protocol.spi.Admission admit(Container container) {
+        return NvidiaAdmission.admit(container, config);
+    }
+
+    @Override
+    public HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous) {
+        return NvidiaHealth.check(node, now, previous, config.resourceCountName());
+    }
+}

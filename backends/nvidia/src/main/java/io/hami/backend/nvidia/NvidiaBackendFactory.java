@@ -1,0 +1,18 @@
+package io.hami.backend.nvidia;
+
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackend;
+import io.hami.protocol.spi.DeviceBackendFactory;
+
+/** Service-provider entry of the NVIDIA backend. */
+public final class NvidiaBackendFactory implements DeviceBackendFactory {
+    @Override
+    public String vendor() {
+        return NvidiaKeys.VENDOR;
+    }
+
+    @Override
+    public DeviceBackend create(DeviceConfig config) {
+        return new NvidiaBackend(config.nvidia());
+    }
+}

@@ -1,0 +1,35 @@
+package io.hami.backend.nvidia;
+
+import io.hami.protocol.fit.DeviceSelector;
+import io.hami.protocol.spi.VendorKeys;
+import java.util.Optional;
+
+/** Every annotation key the NVIDIA backend owns (DECISIONS D1, reference/upstream-scheduler.md §1.2). */
+public final class NvidiaKeys {
+    /** The type keyword in pod device strings. */
+    public static final String VENDOR = "NVIDIA";
+
+    /** Node: the device inventory, JSON. */
+    public static final String REGISTER = "hami.io/node-nvidia-register";
+    /** Node: the handshake, without a vendor suffix. */
+    public static final String HANDSHAKE = "hami.io/node-handshake";
+    public static final String TO_ALLOCATE = "hami.io/vgpu-devices-to-allocate";
+    public static final String ALLOCATED = "hami.io/vgpu-devices-allocated";
+    /** Node: comma list of device IDs taken out of scheduling. */
+    public static final String DEVICE_CORDON = "hami.io/device-cordon";
+
+    /** Pod: {@code true} keeps the devices of one request on one NUMA node (Go {@code strconv.ParseBool}). */
+    public static final String NUMA_BIND = "nvidia.com/numa-bind";
+    /** Pod: only devices whose mode is a substring of this value. */
+    public static final String VGPU_MODE = "nvidia.com/vgpu-mode";
+    public static final DeviceSelector TYPE_SELECTOR =
+            new DeviceSelector("nvidia.com/use-gputype", "nvidia.com/nouse-gputype");
+    public static final DeviceSelector UUID_SELECTOR =
+            new DeviceSelector("nvidia.com/use-gpuuuid", "nvidia.com/nouse-gpuuuid");
+
+    static final VendorKeys VENDOR_KEYS = new VendorKeys(Optional.of(REGISTER), VendorKeys.RegisterFormat.JSON,
+            Optional.of(HANDSHAKE), TO_ALLOCATE, ALLOCATED);
+
+    private NvidiaKeys() {
+    }
+}

@@ -1,0 +1,66 @@
+package io.hami.backend.nvidia;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.spi.ResourceNames;
+import io.hami.protocol.spi.VendorKeys;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class NvidiaBackendTest {
+    private final NvidiaBackend backend = new NvidiaBackend(DeviceConfig.Nvidia.DEFAULTS);
+
+    @Test
+    void isFoundByServiceLoader() {
+        var found = DeviceBackends.load(DeviceConfig.DEFAULTS).byVendor("NVIDIA");
+        assertThat(found).get().isInstanceOf(NvidiaBackend.class);
+    }
+
+    @Test
+    void ownsTheKeysOfDecisionD1() {
+        assertThat(backend.vendor()).isEqualTo("NVIDIA");
+        assertThat(backend.keys()).isEqualTo(new VendorKeys(Optional.of("hami.io/node-nvidia-register"),
+                VendorKeys.RegisterFormat.JSON, Optional.of("hami.io/node-handshake"),
+                "hami.io/vgpu-devices-to-allocate", "hami.io/vgpu-devices-allocated"));
+    }
+
+    @Test
+    void readsTheConfiguredResourceNames() {
+        assertThat(backend.resources()).isEqualTo(new ResourceNames("nvidia.com/gpu", "nvidia.com/gpumem",
+                Optional.of("nvidia.com/gpumem-percentage"), "nvidia.com/gpucores"));
+    }
+
+    @Test
+    void anEmptyPercentageNameIsNoPercentageResource() {
+        var c = DeviceConfig.Nvidia.DEFAULTS;
+        var config = new DeviceConfig.Nvidia(c.resourceCountName(), c.resourceMemoryName(), "", c.resourceCoreName(),
+                c.resourcePriorityName(), c.overwriteEnv(), c.defaultMemory(), c.defaultCores(), c.defaultGPUNum(),
+                c.memoryFactor(), c.disableCoreLimit(), c.gpuCorePolicy(), c.runtimeClassName(), c.deviceSplitCount(),
+                c.deviceMemoryScaling(), c.deviceCoreScaling(), c.preConfiguredDeviceMemory(), c.libCudaLogLevel(),
+                c.enableNumaTopology());
+        assertThat(new NvidiaBackend(config).resources().memoryPercentage()).isEmpty();
+    }
+
+    /** Go's strconv.ParseBool; anything it rejects counts as false. */
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "t", "T", "TRUE", "true", "True"})
+    void numaBindAcceptsGoTrueSpellings(String value) {
+        assertThat(backend.numaBind(Map.of("nvidia.com/numa-bind", value))).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "false", "yes", "on", "tRUE", " true", ""})
+    void numaBindIsFalseOtherwise(String value) {
+        assertThat(backend.numaBind(Map.of("nvidia.com/numa-bind", value))).isFalse();
+    }
+
+    @Test
+    void numaBindIsOffWithoutTheAnnotation() {
+        assertThat(backend.numaBind(Map.of())).isFalse();
+    }
+}

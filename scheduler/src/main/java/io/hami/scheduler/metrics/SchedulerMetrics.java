@@ -1,0 +1,154 @@
+package io.hami.scheduler.metrics;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hami.kube.lock.LockOutcome;
+import io.hami.protocol.health.HealthVerdict;
+import io.hami.scheduler.bind.BindObserver;
+import io.hami.scheduler.extender.FilterObserver;
+import io.hami.scheduler.handshake.HandshakeObserver;
+import io.hami.scheduler.usage.UsageIndex;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The scheduler's Prometheus metrics: upstream's device gauges plus what upstream lacks for operating a
+ * replicated extender (filter denials by reason, node-lock contention, handshake state). Metrics are recorded
+ * from the filter, bind and handshake observer calls; device gauges are read from the usage index per scrape.
+ *
+ * <p>Per-node series exist only where an operator needs to find the node (lock counters, handshake state);
+ * histograms carry no node label so their series count does not grow with the cluster.
+ */
+public final class SchedulerMetrics implements FilterObserver, BindObserver, HandshakeObserver {
+    static final String HANDSHAKE_STATE = "hami_handshake_state";
+    static final List<String> HANDSHAKE_STATES = List.of("healthy", "pending", "unhealthy");
+
+    private static final double[] FILTER_BUCKETS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1};
+    private static final double[] API_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+    private static final double[] HOLD_BUCKETS = {0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600};
+
+    private final PrometheusRegistry registry;
+    private final Histogram filterDuration;
+    private final Counter filterDenials;
+    private final Histogram bindDuration;
+    private final Histogram lockAcquireDuration;
+    private final Counter lockContention;
+    private final Counter lockFailures;
+    private final Histogram lockHold;
+    /** Node to vendor to the state of its last handshake verdict. */
+    private final Map<String, Map<String, String>> handshake = new ConcurrentHashMap<>();
+
+    public SchedulerMetrics(PrometheusRegistry registry, String version) {
+        this.registry = registry;
+        Gauge buildInfo = Gauge.builder().name("hami_build_info").help("A metric with a constant '1' value labeled by version")
+                .labelNames("version").register(registry);
+        buildInfo.labelValues(version).set(1);
+        filterDuration = Histogram.builder().name("hami_filter_duration_seconds")
+                .help("Time filter spent fitting one pod on its candidate nodes")
+                .classicOnly().classicUpperBounds(FILTER_BUCKETS).register(registry);
+        filterDenials = Counter.builder().name("hami_filter_denials_total")
+                .help("Nodes filter rejected, once per reason kind per node")
+                .labelNames("reason").register(registry);
+        bindDuration = Histogram.builder().name("hami_bind_duration_seconds")
+                .help("Time of one bind call, from reading the pod to the binding or the failure")
+                .labelNames("result").classicOnly().classicUpperBounds(API_BUCKETS).register(registry);
+        lockAcquireDuration = Histogram.builder().name("hami_node_lock_acquire_duration_seconds")
+                .help("Time bind spent asking for the node lock, by outcome")
+                .labelNames("outcome").classicOnly().classicUpperBounds(API_BUCKETS).register(registry);
+        lockContention = Counter.builder().name("hami_node_lock_contention_total")
+                .help("Binds refused because another pod held the node lock")
+                .labelNames("node").register(registry);
+        lockFailures = Counter.builder().name("hami_node_lock_failures_total")
+                .help("Binds whose node lock could not be read or written")
+                .labelNames("node").register(registry);
+        lockHold = Histogram.builder().name("hami_node_lock_hold_seconds")
+                .help("How long a node lock was held, from its annotation appearing to its removal")
+                .classicOnly().classicUpperBounds(HOLD_BUCKETS).register(registry);
+        registry.register(this::handshakeSnapshot);
+    }
+
+    /** Serves the device gauges from {@code index}; separate because the index is built after the observers. */
+    public void registerDeviceUsage(UsageIndex index) {
+        registry.register(new DeviceUsageCollector(index));
+    }
+
+    @Override
+    public void filtered(Pod pod, List<String> fitting, Map<String, String> failed, Duration took) {
+        filterDuration.observe(seconds(took));
+        failed.values().forEach(reason -> DenialReasons.kinds(reason).forEach(k -> filterDenials.labelValues(k).inc()));
+    }
+
+    @Override
+    public void bound(Pod pod, String node, Duration took) {
+        bindDuration.labelValues("bound").observe(seconds(took));
+    }
+
+    @Override
+    public void bindFailed(Pod pod, String node, String message, Duration took) {
+        bindDuration.labelValues("failed").observe(seconds(took));
+    }
+
+    @Override
+    public void lock(String node, LockOutcome outcome, Duration took) {
+        String label = switch (outcome) {
+            case LockOutcome.Acquired a -> "acquired";
+            case LockOutcome.Contended c -> {
+                lockContention.labelValues(node).inc();
+                yield "contended";
+            }
+            case LockOutcome.Failed f -> {
+                lockFailures.labelValues(node).inc();
+                yield "failed";
+            }
+        };
+        lockAcquireDuration.labelValues(label).observe(seconds(took));
+    }
+
+    /**
+     * A node lock annotation went away after {@code held}. The node is not a label: one histogram per node
+     * would multiply the bucket series by the cluster size.
+     */
+    public void lockReleased(String node, Duration held) {
+        lockHold.observe(seconds(held));
+    }
+
+    @Override
+    public void verdict(String node, String vendor, HealthVerdict verdict) {
+        String state = !verdict.healthy() ? "unhealthy" : verdict.refresh() ? "healthy" : "pending";
+        handshake.computeIfAbsent(node, n -> new ConcurrentHashMap<>()).put(vendor, state);
+    }
+
+    /** Drops a deleted node's per-node series so they do not report a node that no longer exists. */
+    public void forgetNode(String node) {
+        handshake.remove(node);
+        lockContention.remove(node);
+        lockFailures.remove(node);
+    }
+
+    /** Every state for every node and vendor, 1 on the current one, so alerts can select {@code == 1}. */
+    private GaugeSnapshot handshakeSnapshot() {
+        var family = GaugeSnapshot.builder().name(HANDSHAKE_STATE)
+                .help("Handshake state per node and vendor in the last round: healthy, pending (asked, not yet answered) or unhealthy");
+        new TreeMap<>(handshake).forEach((node, vendors) -> new TreeMap<>(vendors).forEach((vendor, current) -> {
+            for (String state : HANDSHAKE_STATES) {
+                family.dataPoint(GaugeDataPointSnapshot.builder()
+                        .labels(Labels.of("node", node, "vendor", vendor, "state", state))
+                        .value(state.equals(current) ? 1 : 0).build());
+            }
+        }));
+        return family.build();
+    }
+
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
+    }
+}

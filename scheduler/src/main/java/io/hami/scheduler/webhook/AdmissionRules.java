@@ -1,0 +1,161 @@
+package io.hami.scheduler.webhook;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.protocol.quantity.ContainerResources;
+import io.hami.protocol.quantity.ResourceAmount;
+import io.hami.protocol.spi.Admission;
+import io.hami.protocol.spi.DeviceBackend;
+import io.hami.protocol.spi.DeviceBackends;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The mutating webhook's rules (reference/upstream-scheduler.md §5.5, DECISIONS D4) as a pure function of the
+ * pod: send pods that ask for managed devices to our scheduler with the vendors' defaults filled in, and
+ * reject what must never reach it.
+ */
+public final class AdmissionRules {
+    static final String DEFAULT_SCHEDULER = "default-scheduler";
+
+    private final DeviceBackends backends;
+    private final String schedulerName;
+    private final Set<String> protocolKeys;
+
+    public AdmissionRules(DeviceBackends backends, String schedulerName) {
+        this.backends = backends;
+        this.schedulerName = schedulerName;
+        var keys = new java.util.HashSet<String>();
+        for (DeviceBackend b : backends.all()) {
+            keys.add(b.keys().toAllocateKey());
+            keys.add(b.keys().allocatedKey());
+        }
+        this.protocolKeys = Set.copyOf(keys);
+    }
+
+    /** The outcome for one pod. */
+    public sealed interface Verdict {
+        /** Admit {@code pod} (possibly changed from the one submitted). */
+        record Allowed(Pod pod, String message) implements Verdict {
+        }
+
+        /** Refuse the pod with a message for its author. */
+        record Denied(String message) implements Verdict {
+        }
+    }
+
+    public Verdict review(Pod submitted) {
+        var spec = submitted.getSpec();
+        if (spec == null || spec.getContainers() == null || spec.getContainers().isEmpty()) {
+            return new Verdict.Denied("pod has no containers");
+        }
+        Map<String, String> annotations = submitted.getMetadata() == null || submitted.getMetadata().getAnnotations() == null
+                ? Map.of() : submitted.getMetadata().getAnnotations();
+        for (String key : annotations.keySet().stream().sorted().toList()) {
+            if (isProtocolKey(key)) {
+                return new Verdict.Denied("pod sets annotation " + key + ", which only the hami scheduler and device plugins may write;"
+                        + " remove it (device grants cannot be requested through annotations)");
+            }
+        }
+        String current = spec.getSchedulerName();
+        if (current != null && !current.isEmpty() && !current.equals(DEFAULT_SCHEDULER) && !current.equals(schedulerName)) {
+            return new Verdict.Allowed(submitted, "pod already has different scheduler assigned");
+        }
+
+        Pod pod = new PodBuilder(submitted).build();
+        var podAnnotations = new LinkedHashMap<String, String>();
+        boolean requested = false;
+        List<Container> all = new ArrayList<>();
+        if (pod.getSpec().getInitContainers() != null) {
+            all.addAll(pod.getSpec().getInitContainers());
+        }
+        all.addAll(pod.getSpec().getContainers());
+        for (Container c : all) {
+            for (DeviceBackend b : backends.all()) {
+                String invalid = invalidQuantity(c, b);
+                if (invalid != null) {
+                    return new Verdict.Denied(invalid);
+                }
+                switch (b.admit(c)) {
+                    case Admission.Rejected r -> {
+                        return new Verdict.Denied(r.message());
+                    }
+                    case Admission.Accepted a -> {
+                        requested |= a.requested();
+                        apply(c, a);
+                        podAnnotations.putAll(a.podAnnotationsToSet());
+                    }
+                }
+            }
+        }
+        if (!requested) {
+            return new Verdict.Allowed(pod, "no managed devices requested");
+        }
+        for (Container c : all) {
+            if (c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getPrivileged())) {
+                return new Verdict.Denied("container " + c.getName() + " is privileged: a privileged container sees every device"
+                        + " on the node, so it cannot be given a share of one");
+            }
+        }
+        if (pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+            return new Verdict.Denied("pod has node assigned (spec.nodeName " + pod.getSpec().getNodeName()
+                    + "): pods that request shared devices must be placed by the " + schedulerName + " scheduler");
+        }
+        if (!podAnnotations.isEmpty()) {
+            var merged = new HashMap<>(annotations);
+            merged.putAll(podAnnotations);
+            pod.getMetadata().setAnnotations(merged);
+        }
+        if (schedulerName != null && !schedulerName.isEmpty()) {
+            pod.getSpec().setSchedulerName(schedulerName);
+        }
+        return new Verdict.Allowed(pod, "scheduled by " + schedulerName);
+    }
+
+    /** Keys the scheduler and plugins own (D4): {@code hami.io/vgpu-*}, {@code hami.io/bind-*} and every vendor's pod keys. */
+    boolean isProtocolKey(String key) {
+        return key.startsWith("hami.io/vgpu-") || key.startsWith("hami.io/bind-") || protocolKeys.contains(key);
+    }
+
+    private static String invalidQuantity(Container c, DeviceBackend b) {
+        for (String name : b.resources().all()) {
+            ResourceAmount amount = ContainerResources.read(c, name);
+            switch (amount) {
+                case ResourceAmount.Invalid i -> {
+                    return "invalid quantity \"" + i.quantity() + "\" for " + name + " in container " + c.getName() + ": " + i.reason();
+                }
+                case ResourceAmount.NotInt64 n -> {
+                    return "invalid quantity \"" + n.quantity() + "\" for " + name + " in container " + c.getName()
+                            + ": must be a whole number";
+                }
+                default -> {
+                }
+            }
+        }
+        return null;
+    }
+
+    private static void apply(Container c, Admission.Accepted a) {
+        if (!a.limitsToSet().isEmpty()) {
+            var limits = new HashMap<String, Quantity>(c.getResources().getLimits() == null ? Map.of() : c.getResources().getLimits());
+            a.limitsToSet().forEach((name, value) -> limits.put(name, new Quantity(value)));
+            c.getResources().setLimits(limits);
+        }
+        if (!a.envToAdd().isEmpty()) {
+            var env = new ArrayList<EnvVar>(c.getEnv() == null ? List.of() : c.getEnv());
+            a.envToAdd().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+                if (env.stream().noneMatch(v -> v.getName().equals(e.getKey()))) {
+                    env.add(new EnvVar(e.getKey(), e.getValue(), null));
+                }
+            });
+            c.setEnv(env);
+        }
+    }
+}

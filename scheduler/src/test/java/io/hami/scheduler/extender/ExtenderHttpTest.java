@@ -1,0 +1,143 @@
+package io.hami.scheduler.extender;
+
+import static io.hami.scheduler.SchedulerFixture.container;
+import static io.hami.scheduler.SchedulerFixture.gpu;
+import static io.hami.scheduler.SchedulerFixture.names;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hami.protocol.device.DeviceInfo;
+import io.hami.scheduler.SchedulerFixture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** filter, prioritize and bind over real HTTP against the embedded API server, for every vendor. */
+class ExtenderHttpTest {
+    static SchedulerFixture f;
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        f = new SchedulerFixture(SchedulingPolicy.UPSTREAM_DEFAULTS);
+        f.nvidiaNode("gpu-1", gpu("GPU-a", 0, 8000), gpu("GPU-b", 1, 8000));
+        f.nvidiaNode("gpu-2", gpu("GPU-c", 0, 16000));
+        f.hcuNode("hcu-1", new DeviceInfo("HCU-x", 0, 10, 16000, 100, "HCU-Z100", 0, "hami-core", true));
+        f.mluNode("mlu-1", 2, 64);
+        f.awaitNodes("gpu-1", "gpu-2", "hcu-1", "mlu-1");
+    }
+
+    @AfterAll
+    static void stop() {
+        f.close();
+    }
+
+    static JsonNode filter(String podJson, String nodes) throws Exception {
+        var r = f.post("/filter", "{\"Pod\":" + podJson + ",\"NodeNames\":" + nodes + "}");
+        assertThat(r.statusCode()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    @Test
+    void filterReturnsEveryFittingNodeAndAReasonForEachOtherAndWritesNothing() throws Exception {
+        var pod = f.pod("f1", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
+        var result = filter(f.podJson(pod), names("gpu-1", "gpu-2", "hcu-1", "mlu-1", "ghost"));
+        assertThat(result.get("NodeNames").toString()).isEqualTo("[\"gpu-2\"]");
+        assertThat(result.get("FailedNodes").get("gpu-1").asString()).isEqualTo("2/2 CardInsufficientMemory");
+        assertThat(result.get("FailedNodes").get("hcu-1").asString()).isEqualTo("NodeInsufficientDevice");
+        assertThat(result.get("FailedNodes").get("ghost").asString()).isEqualTo("node unregistered");
+        assertThat(result.get("Error").asString()).isEmpty();
+        assertThat(result.properties().stream().map(java.util.Map.Entry::getKey).toList())
+                .containsExactly("Nodes", "NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error");
+        assertThat(f.get("f1").getMetadata().getAnnotations()).isNullOrEmpty();
+    }
+
+    @Test
+    void keysAreReadCaseInsensitivelyAndPodsWithoutDevicesPassThrough() throws Exception {
+        var plain = f.pod("plain", container("c", "cpu", "1"));
+        var r = f.post("/filter", "{\"pod\":" + f.podJson(plain) + ",\"nodenames\":[\"gpu-1\",\"anything\"]}");
+        assertThat(JSON.readTree(r.body()).get("NodeNames").toString()).isEqualTo("[\"gpu-1\",\"anything\"]");
+    }
+
+    @Test
+    void prioritizeFavoursTheFullerNodeUnderBinpack() throws Exception {
+        var pod = f.pod("p1", container("c", "nvidia.com/gpu", "1"));
+        var busy = f.pod("busy", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000"));
+        assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"busy\",\"PodNamespace\":\"default\",\"Node\":\"gpu-2\"}").body())
+                .get("Error").asString()).isEmpty();
+        var r = JSON.readTree(f.post("/prioritize", "{\"Pod\":" + f.podJson(pod) + ",\"NodeNames\":" + names("gpu-1", "gpu-2") + "}").body());
+        assertThat(r.get(0).get("Host").asString()).isEqualTo("gpu-1");
+        assertThat(r.get(1).get("Host").asString()).isEqualTo("gpu-2");
+        assertThat(r.get(1).get("Score").asLong()).isGreaterThan(r.get(0).get("Score").asLong());
+        assertThat(f.annotations("busy")).containsEntry("hami.io/bind-phase", "allocating");
+    }
+
+    @Test
+    void bindWritesTheDecisionTakesTheLockAndBindsEachVendor() throws Exception {
+        f.pod("h1", container("c", "hygon.com/hcunum", "1", "hygon.com/hcumem", "2000", "hygon.com/hcucores", "20"));
+        var r = f.post("/bind", "{\"PodName\":\"h1\",\"PodNamespace\":\"default\",\"PodUID\":\"\",\"Node\":\"hcu-1\"}");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(r.body()).get("Error").asString()).isEmpty();
+        var a = f.annotations("h1");
+        assertThat(a).containsEntry("hami.io/hcu-devices-to-allocate", "HCU-x,HCU,2000,20:;")
+                .containsEntry("hami.io/hcu-devices-allocated", "HCU-x,HCU,2000,20:;")
+                .containsEntry("hami.io/vgpu-node", "hcu-1")
+                .containsEntry("hami.io/bind-phase", "allocating")
+                .containsKeys("hami.io/bind-time", "hami.io/vgpu-time");
+        assertThat(f.get("h1").getSpec().getNodeName()).isEqualTo("hcu-1");
+        assertThat(f.get("h1").getMetadata().getLabels()).containsEntry("hami.io/vgpu-node", "hcu-1");
+        assertThat(f.client.nodes().withName("hcu-1").get().getMetadata().getAnnotations().get("hami.io/mutex.lock")).endsWith(",default,h1");
+
+        f.pod("m1", container("c", "cambricon.com/vmlu", "1", "cambricon.com/mlu.smlu.vmemory", "4"));
+        assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"m1\",\"PodNamespace\":\"default\",\"Node\":\"mlu-1\"}").body())
+                .get("Error").asString()).isEmpty();
+        assertThat(f.annotations("m1").get("hami.io/cambricon-mlu-devices-allocated")).matches("mlu-1-cambricon-mlu-[01],MLU,1024,100:;");
+    }
+
+    @Test
+    void aSecondPodOnALockedNodeIsToldToRetryAndIsNotTouched() throws Exception {
+        f.nvidiaNode("gpu-lock", gpu("GPU-l", 0, 8000));
+        f.awaitNodes("gpu-lock");
+        f.pod("l1", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000"));
+        f.pod("l2", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000"));
+        assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"l1\",\"PodNamespace\":\"default\",\"Node\":\"gpu-lock\"}").body())
+                .get("Error").asString()).isEmpty();
+        var second = JSON.readTree(f.post("/bind", "{\"PodName\":\"l2\",\"PodNamespace\":\"default\",\"Node\":\"gpu-lock\"}").body());
+        assertThat(second.get("Error").asString()).contains("locked by default/l1").contains("retry");
+        assertThat(f.annotations("l2")).isNullOrEmpty();
+        assertThat(f.get("l2").getSpec().getNodeName()).isNull();
+    }
+
+    @Test
+    void bindOfAPodThatNoLongerFitsFailsAndReleasesTheLock() throws Exception {
+        f.nvidiaNode("gpu-small", gpu("GPU-s", 0, 1000));
+        f.awaitNodes("gpu-small");
+        f.pod("big", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000"));
+        var r = JSON.readTree(f.post("/bind", "{\"PodName\":\"big\",\"PodNamespace\":\"default\",\"Node\":\"gpu-small\"}").body());
+        assertThat(r.get("Error").asString()).isEqualTo("pod no longer fits on node gpu-small: 1/1 CardInsufficientMemory");
+        assertThat(f.client.nodes().withName("gpu-small").get().getMetadata().getAnnotations()).doesNotContainKey("hami.io/mutex.lock");
+        assertThat(f.get("big").getSpec().getNodeName()).isNull();
+    }
+
+    @Test
+    void badBodiesGetAClearErrorAndNoSideEffect() throws Exception {
+        var empty = f.post("/filter", "");
+        assertThat(empty.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(empty.body()).get("Error").asString()).contains("please send a request body");
+        var malformed = f.post("/bind", "{\"PodName\":");
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(malformed.body()).get("Error").asString()).startsWith("malformed BindingArgs");
+        var huge = f.post("/filter", "{\"Pod\":{\"metadata\":{\"name\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}}}");
+        assertThat(huge.statusCode()).isEqualTo(413);
+        assertThat(JSON.readTree(huge.body()).get("Error").asString()).contains("exceeds 4194304 bytes");
+        var missingPod = JSON.readTree(f.post("/filter", "{\"NodeNames\":[\"gpu-1\"]}").body());
+        assertThat(missingPod.get("Error").asString()).isEqualTo("extender args missing pod");
+        var missingArgs = JSON.readTree(f.post("/bind", "{\"PodName\":\"x\"}").body());
+        assertThat(missingArgs.get("Error").asString()).contains("need PodName, PodNamespace and Node");
+        var notFound = JSON.readTree(f.post("/bind", "{\"PodName\":\"nope\",\"PodNamespace\":\"default\",\"Node\":\"gpu-1\"}").body());
+        assertThat(notFound.get("Error").asString()).isEqualTo("pod default/nope not found");
+        assertThat(f.getPath("/healthz").statusCode()).isEqualTo(200);
+        assertThat(f.getPath("/readyz").statusCode()).isEqualTo(200);
+    }
+}

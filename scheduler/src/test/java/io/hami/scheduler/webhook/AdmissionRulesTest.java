@@ -1,0 +1,117 @@
+package io.hami.scheduler.webhook;
+
+import static io.hami.scheduler.SchedulerFixture.container;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackends;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class AdmissionRulesTest {
+    final AdmissionRules rules = new AdmissionRules(DeviceBackends.load(DeviceConfig.DEFAULTS), "hami-scheduler");
+
+    static Pod pod(Container... containers) {
+        return new PodBuilder().withNewMetadata().withNamespace("ns").withName("p").endMetadata()
+                .withNewSpec().withContainers(containers).endSpec().build();
+    }
+
+    Pod allowed(Pod pod) {
+        var v = rules.review(pod);
+        assertThat(v).isInstanceOf(AdmissionRules.Verdict.Allowed.class);
+        return ((AdmissionRules.Verdict.Allowed) v).pod();
+    }
+
+    String denied(Pod pod) {
+        var v = rules.review(pod);
+        assertThat(v).isInstanceOf(AdmissionRules.Verdict.Denied.class);
+        return ((AdmissionRules.Verdict.Denied) v).message();
+    }
+
+    static Map<String, Quantity> limits(Pod pod, int i) {
+        return pod.getSpec().getContainers().get(i).getResources().getLimits();
+    }
+
+    @Test
+    void aBareGpuCountBecomesAnExclusiveWholeCardOnOurScheduler() {
+        var out = allowed(pod(container("c", "nvidia.com/gpu", "1")));
+        assertThat(out.getSpec().getSchedulerName()).isEqualTo("hami-scheduler");
+        assertThat(limits(out, 0)).containsEntry("nvidia.com/gpucores", new Quantity("100"));
+    }
+
+    @Test
+    void memoryAloneGetsTheDefaultCountAndNoExclusiveCores() {
+        var out = allowed(pod(container("c", "nvidia.com/gpumem", "2000")));
+        assertThat(limits(out, 0)).containsEntry("nvidia.com/gpu", new Quantity("1")).doesNotContainKey("nvidia.com/gpucores");
+    }
+
+    @Test
+    void mooreThreadsMultiGpuPodsGetWholeCards() {
+        var out = allowed(pod(container("c", "mthreads.com/vgpu", "2")));
+        assertThat(limits(out, 0)).containsEntry("mthreads.com/sgpu-core", new Quantity("32")).containsEntry("mthreads.com/sgpu-memory", new Quantity("192"));
+        assertThat(out.getMetadata().getAnnotations()).containsEntry("mthreads.com/request-gpu-num", "2");
+        assertThat(denied(pod(container("c", "mthreads.com/vgpu", "1", "mthreads.com/sgpu-memory", "5"))))
+                .isEqualTo("sGPU memory request value is invalid, valid values are [2, 4, 8, 16, 32, 64, 96]");
+    }
+
+    @Test
+    void podsWithoutManagedDevicesPassUnchanged() {
+        var in = pod(container("c", "cpu", "1"));
+        var out = allowed(in);
+        assertThat(out).isEqualTo(in);
+        var privileged = pod(new ContainerBuilder(container("c", "cpu", "1")).withNewSecurityContext().withPrivileged(true).endSecurityContext().build());
+        assertThat(allowed(privileged)).isEqualTo(privileged);
+    }
+
+    @Test
+    void privilegedPodsThatRequestDevicesAreRejected() {
+        var p = pod(new ContainerBuilder(container("main", "nvidia.com/gpu", "1")).withNewSecurityContext().withPrivileged(true).endSecurityContext().build());
+        assertThat(denied(p)).startsWith("container main is privileged");
+    }
+
+    @Test
+    void podsThatSetNodeNameAreRejected() {
+        var p = new PodBuilder(pod(container("c", "hygon.com/hcunum", "1"))).editSpec().withNodeName("n1").endSpec().build();
+        assertThat(denied(p)).startsWith("pod has node assigned (spec.nodeName n1)");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hami.io/vgpu-devices-allocated", "hami.io/vgpu-node", "hami.io/bind-phase",
+            "hami.io/cambricon-mlu-devices-to-allocate", "hami.io/hcu-devices-allocated", "hami.io/mthreads-vgpu-devices-allocated"})
+    void protocolAnnotationsAreRejectedEvenWithoutDeviceRequests(String key) {
+        var p = new PodBuilder(pod(container("c", "cpu", "1"))).editMetadata().addToAnnotations(key, "GPU-1,NVIDIA,1000,0:;").endMetadata().build();
+        assertThat(denied(p)).startsWith("pod sets annotation " + key + ", which only the hami scheduler");
+    }
+
+    @Test
+    void invalidQuantitiesAreRejectedNamingTheResourceAndContainer() {
+        assertThat(denied(pod(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1.5"))))
+                .isEqualTo("invalid quantity \"1.5\" for nvidia.com/gpumem in container c: must be a whole number");
+        var bad = new ContainerBuilder().withName("x").withNewResources().addToLimits("hygon.com/hcumem", new Quantity("12x")).endResources().build();
+        assertThat(denied(pod(bad))).startsWith("invalid quantity \"12x\" for hygon.com/hcumem in container x: ");
+        assertThat(denied(pod(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem-percentage", "150"))))
+                .isEqualTo("invalid nvidia.com/gpumem-percentage value 150 in container c: must be an integer between 0 and 100");
+    }
+
+    @Test
+    void podsForAnotherSchedulerAreLeftAloneAndEmptyPodsRejected() {
+        var other = new PodBuilder(pod(container("c", "nvidia.com/gpu", "1"))).editSpec().withSchedulerName("volcano").endSpec().build();
+        assertThat(allowed(other)).isEqualTo(other);
+        assertThat(denied(new PodBuilder().withNewMetadata().withName("e").endMetadata().withNewSpec().endSpec().build())).isEqualTo("pod has no containers");
+    }
+
+    @Test
+    void initContainersAreMutatedToo() {
+        var p = new PodBuilder(pod(container("app", "cpu", "1"))).editSpec().withInitContainers(container("init", "nvidia.com/gpu", "1")).endSpec().build();
+        var out = allowed(p);
+        assertThat(out.getSpec().getInitContainers().getFirst().getResources().getLimits()).containsEntry("nvidia.com/gpucores", new Quantity("100"));
+        assertThat(out.getSpec().getSchedulerName()).isEqualTo("hami-scheduler");
+    }
+}

@@ -1,6 +1,7 @@
 package io.hami.cli;
 
 import io.hami.cli.annotation.AnnotationCommand;
+import io.hami.cli.scheduler.SchedulerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "hami-java: GPU and accelerator sharing for Kubernetes, wire-compatible with HAMi.",
-        subcommands = {AnnotationCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {AnnotationCommand.class, SchedulerCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -34,11 +35,16 @@ public final class Main implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
+    /** The distribution's version, from the jar manifest. */
+    public static String version() {
+        String v = Main.class.getPackage().getImplementationVersion();
+        return v == null ? "development" : v;
+    }
+
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"hami-java " + (v == null ? "(development build)" : v)};
+            return new String[] {"hami-java " + version()};
         }
     }
 }

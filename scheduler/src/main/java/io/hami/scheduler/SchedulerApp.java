@@ -4,20 +4,22 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
-import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.bind.Binder;
 import io.hami.scheduler.cluster.ClusterWatch;
 import io.hami.scheduler.cluster.NodeInventory;
+import io.hami.scheduler.events.CompositeObserver;
+import io.hami.scheduler.events.EventRecorder;
 import io.hami.scheduler.extender.Extender;
-import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.handshake.HandshakeLoop;
-import io.hami.scheduler.handshake.HandshakeObserver;
 import io.hami.scheduler.http.SchedulerHttpServer;
 import io.hami.scheduler.leader.Leadership;
+import io.hami.scheduler.metrics.MetricsServer;
+import io.hami.scheduler.metrics.SchedulerMetrics;
 import io.hami.scheduler.usage.UsageIndex;
 import io.hami.scheduler.webhook.AdmissionRules;
 import io.hami.scheduler.webhook.WebhookHandler;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -46,15 +48,13 @@ public final class SchedulerApp implements AutoCloseable {
      * @param leaseName        name of the Lease
      * @param identity         this replica's identity in the Lease
      * @param handshakePeriod  how often the handshake round runs (D3: 15 s)
+     * @param metricsBind      where {@code /metrics} is served, or null for no metrics endpoint
+     * @param version          reported in {@code hami_build_info}
      */
     public record Settings(InetSocketAddress httpBind, Path certFile, Path keyFile, String schedulerName,
                            SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig,
-                           String leaseNamespace, String leaseName, String identity, Duration handshakePeriod) {
-    }
-
-    /** Where filter, bind and handshake outcomes go (metrics and events). */
-    public record Observers(FilterObserver filter, BindObserver bind, HandshakeObserver handshake) {
-        public static final Observers NONE = new Observers(FilterObserver.NONE, BindObserver.NONE, HandshakeObserver.NONE);
+                           String leaseNamespace, String leaseName, String identity, Duration handshakePeriod,
+                           InetSocketAddress metricsBind, String version) {
     }
 
     private final UsageIndex index;
@@ -65,9 +65,12 @@ public final class SchedulerApp implements AutoCloseable {
     private final Extender extender;
     private final Binder binder;
     private final HandshakeLoop handshake;
+    private final EventRecorder events;
+    private final MetricsServer metricsServer;
 
     private SchedulerApp(UsageIndex index, ClusterWatch watch, Leadership leadership, ScheduledExecutorService ticker,
-                         SchedulerHttpServer http, Extender extender, Binder binder, HandshakeLoop handshake) {
+                         SchedulerHttpServer http, Extender extender, Binder binder, HandshakeLoop handshake,
+                         EventRecorder events, MetricsServer metricsServer) {
         this.index = index;
         this.watch = watch;
         this.leadership = leadership;
@@ -76,25 +79,44 @@ public final class SchedulerApp implements AutoCloseable {
         this.extender = extender;
         this.binder = binder;
         this.handshake = handshake;
+        this.events = events;
+        this.metricsServer = metricsServer;
     }
 
-    public static SchedulerApp start(KubernetesClient client, Settings s, Observers observers, Clock clock)
+    /** Starts everything; metrics go to {@code registry}, events to the API server. */
+    public static SchedulerApp start(KubernetesClient client, Settings s, PrometheusRegistry registry, Clock clock)
             throws IOException, GeneralSecurityException {
         var backends = DeviceBackends.load(s.deviceConfig());
         if (backends.all().isEmpty()) {
             throw new IllegalStateException("no device backends on the class path");
         }
         var index = new UsageIndex();
+        var metrics = new SchedulerMetrics(registry, s.version());
+        metrics.registerDeviceUsage(index);
+        var events = new EventRecorder(client, s.schedulerName(), registry, clock);
         var inventory = new NodeInventory(index, backends);
-        var watch = new ClusterWatch(client, index, inventory, backends);
+        HandshakeLoop[] loop = new HandshakeLoop[1];
+        var watch = new ClusterWatch(client, index, inventory, backends, new ClusterWatch.NodeEvents() {
+            @Override
+            public void lockReleased(String node, Duration held) {
+                metrics.lockReleased(node, held);
+            }
+
+            @Override
+            public void gone(String node) {
+                metrics.forgetNode(node);
+                if (loop[0] != null) {
+                    loop[0].forget(node);
+                }
+            }
+        }, clock);
         LOG.info("informers synced: {} nodes with devices", index.nodeNames().size());
 
         var ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-handshake").daemon().factory());
-        HandshakeLoop[] loop = new HandshakeLoop[1];
         Leadership leadership = s.leaseNamespace() == null ? Leadership.always()
                 : Leadership.elect(client, s.leaseNamespace(), s.leaseName(), s.identity(),
                         () -> ticker.execute(() -> loop[0].round()));
-        loop[0] = new HandshakeLoop(client, backends, inventory, watch::nodes, leadership, clock, observers.handshake());
+        loop[0] = new HandshakeLoop(client, backends, inventory, watch::nodes, leadership, clock, CompositeObserver.handshake(metrics));
         ticker.scheduleWithFixedDelay(() -> {
             try {
                 loop[0].round();
@@ -104,17 +126,23 @@ public final class SchedulerApp implements AutoCloseable {
         }, 0, s.handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
 
         var locks = new NodeLockClient(client, s.lockTimeout(), clock);
-        var extender = new Extender(index, backends, s.policy(), leadership, observers.filter());
-        var binder = new Binder(client, locks, index, backends, s.policy(), leadership, clock, observers.bind());
+        var extender = new Extender(index, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events));
+        var binder = new Binder(client, locks, index, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events));
         var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName()));
         var routes = new SchedulerHttpServer.Routes(extender::filter, extender::prioritize, binder::bind, webhook,
                 () -> leadership.getAsBoolean() && watch.hasSynced());
         var http = SchedulerHttpServer.start(s.httpBind(), s.certFile(), s.keyFile(), routes);
-        return new SchedulerApp(index, watch, leadership, ticker, http, extender, binder, loop[0]);
+        var metricsServer = s.metricsBind() == null ? null : MetricsServer.start(s.metricsBind(), registry);
+        return new SchedulerApp(index, watch, leadership, ticker, http, extender, binder, loop[0], events, metricsServer);
     }
 
     public InetSocketAddress address() {
         return http.address();
+    }
+
+    /** Where {@code /metrics} is served, or null. */
+    public InetSocketAddress metricsAddress() {
+        return metricsServer == null ? null : metricsServer.address();
     }
 
     public UsageIndex index() {
@@ -140,8 +168,12 @@ public final class SchedulerApp implements AutoCloseable {
     @Override
     public void close() {
         http.close();
+        if (metricsServer != null) {
+            metricsServer.close();
+        }
         ticker.shutdownNow();
         leadership.close();
         watch.close();
+        events.close();
     }
 }

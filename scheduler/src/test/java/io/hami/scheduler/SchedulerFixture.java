@@ -16,6 +16,7 @@ import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -38,12 +39,12 @@ public final class SchedulerFixture implements AutoCloseable {
     public SchedulerFixture(SchedulingPolicy policy) throws Exception {
         server = EmbeddedApiServer.start();
         client = server.newClient();
-        app = SchedulerApp.start(client, settings(policy, Duration.ofMinutes(5)), SchedulerApp.Observers.NONE, Clock.systemUTC());
+        app = SchedulerApp.start(client, settings(policy, Duration.ofMinutes(5)), new PrometheusRegistry(), Clock.systemUTC());
     }
 
     public static SchedulerApp.Settings settings(SchedulingPolicy policy, Duration lockTimeout) {
         return new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, "hami-scheduler", policy,
-                lockTimeout, DeviceConfig.DEFAULTS, null, null, null, Duration.ofHours(1));
+                lockTimeout, DeviceConfig.DEFAULTS, null, null, null, Duration.ofHours(1), null, "test");
     }
 
     public static DeviceInfo gpu(String id, int index, int memMiB) {

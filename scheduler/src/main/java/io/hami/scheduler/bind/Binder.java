@@ -121,10 +121,11 @@ public final class Binder {
         PodUsage previous = null;
         boolean patched = false;
         try {
-            Placement.Placed placed = placeAgain(pod, request, node);
+            catchUp(node);
+            Placement.Placed placed = placeAgain(pod, key, request, node);
             Pod written = patchDecision(pod, node, placed);
             patched = true;
-            previous = index.putPod(key, PodUsage.of(written, backends));
+            previous = index.putPod(key, PodUsage.of(written, backends), written.getMetadata().getResourceVersion());
             postBinding(written, node);
             observer.bound(pod, node, since(start));
             return BindingResult.OK;
@@ -145,8 +146,28 @@ public final class Binder {
         }
     }
 
-    private Placement.Placed placeAgain(Pod pod, PodRequest request, String node) throws BindFailure {
-        var snapshot = index.snapshot(node).orElseThrow(() -> new BindFailure("node " + node + " is unregistered"));
+    /**
+     * Reads the node's pods from the API server into the index before fitting. Under the node lock this makes
+     * the fit exact even when the decision just before ours came from another scheduler replica whose patch
+     * our informer has not delivered yet.
+     */
+    private void catchUp(String node) {
+        var seen = new java.util.HashSet<String>();
+        for (Pod p : client.pods().inAnyNamespace().withLabel(ProtocolKeys.VGPU_NODE, node).list().getItems()) {
+            seen.add(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
+            index.putPod(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), PodUsage.of(p, backends),
+                    p.getMetadata().getResourceVersion());
+        }
+        for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()) {
+            String k = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+            if (seen.add(k)) {
+                index.putPod(k, PodUsage.of(p, backends), p.getMetadata().getResourceVersion());
+            }
+        }
+    }
+
+    private Placement.Placed placeAgain(Pod pod, String key, PodRequest request, String node) throws BindFailure {
+        var snapshot = index.snapshot(node, key).orElseThrow(() -> new BindFailure("node " + node + " is unregistered"));
         if (!snapshot.failClosed().isEmpty()) {
             throw new BindFailure("node " + node + " fails closed: " + String.join("; ", snapshot.failClosed()));
         }

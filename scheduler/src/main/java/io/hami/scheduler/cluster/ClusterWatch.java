@@ -8,6 +8,11 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.AnnotationFormatException;
+import io.hami.protocol.codec.NodeLockCodec;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -18,7 +23,16 @@ public final class ClusterWatch implements AutoCloseable {
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Pod> pods;
 
-    public ClusterWatch(KubernetesClient client, UsageIndex index, NodeInventory inventory, DeviceBackends backends) {
+    /** Node happenings others want to know about (metrics, the handshake loop). */
+    public interface NodeEvents {
+        /** The lock on {@code node} was removed or replaced after being held for {@code held}. */
+        void lockReleased(String node, Duration held);
+
+        void gone(String node);
+    }
+
+    public ClusterWatch(KubernetesClient client, UsageIndex index, NodeInventory inventory, DeviceBackends backends,
+                        NodeEvents events, Clock clock) {
         nodes = client.nodes().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {
@@ -28,22 +42,32 @@ public final class ClusterWatch implements AutoCloseable {
             @Override
             public void onUpdate(Node old, Node node) {
                 inventory.refresh(node);
+                String before = lock(old);
+                if (before != null && !before.equals(lock(node))) {
+                    try {
+                        var held = Duration.between(NodeLockCodec.decode(before).time().toInstant(), clock.instant());
+                        events.lockReleased(node.getMetadata().getName(), held.isNegative() ? Duration.ZERO : held);
+                    } catch (AnnotationFormatException e) {
+                        // an unreadable lock has no start time to measure from
+                    }
+                }
             }
 
             @Override
             public void onDelete(Node node, boolean unknownFinalState) {
                 inventory.remove(node.getMetadata().getName());
+                events.gone(node.getMetadata().getName());
             }
         }, 0);
         pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
-                index.putPod(key(pod), PodUsage.of(pod, backends));
+                index.putPod(key(pod), PodUsage.of(pod, backends), pod.getMetadata().getResourceVersion());
             }
 
             @Override
             public void onUpdate(Pod old, Pod pod) {
-                index.putPod(key(pod), PodUsage.of(pod, backends));
+                index.putPod(key(pod), PodUsage.of(pod, backends), pod.getMetadata().getResourceVersion());
             }
 
             @Override
@@ -51,6 +75,11 @@ public final class ClusterWatch implements AutoCloseable {
                 index.removePod(key(pod));
             }
         }, 0);
+    }
+
+    private static String lock(Node node) {
+        var a = node.getMetadata().getAnnotations();
+        return a == null ? null : a.get(ProtocolKeys.NODE_LOCK);
     }
 
     public static String key(Pod pod) {

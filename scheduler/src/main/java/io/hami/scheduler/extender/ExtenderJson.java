@@ -47,6 +47,7 @@ public final class ExtenderJson {
             throw new BadBodyException(400, "could not read the request body: " + e.getMessage());
         }
         if (bytes.length > MAX_BODY) {
+            drain(body);
             throw new BadBodyException(413, "request body exceeds " + MAX_BODY + " bytes");
         }
         if (bytes.length == 0) {
@@ -62,6 +63,26 @@ public final class ExtenderJson {
             throw new BadBodyException(400, "malformed " + type.getSimpleName() + ": " + e.getOriginalMessage());
         }
     }
+
+    /**
+     * Reads what is left of an oversized body (up to a bound) so the client, still sending, receives the
+     * 413 instead of a connection reset that would discard it.
+     */
+    public static void drain(InputStream body) {
+        try {
+            byte[] buf = new byte[64 * 1024];
+            long left = DRAIN_LIMIT;
+            int n;
+            while (left > 0 && (n = body.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+                left -= n;
+            }
+        } catch (IOException e) {
+            // the client went away; nothing left to answer
+        }
+    }
+
+    /** Most bytes read past the limit before giving up on a well-behaved client. */
+    private static final long DRAIN_LIMIT = 64L * 1024 * 1024;
 
     public static byte[] write(Object value) {
         return MAPPER.writeValueAsBytes(value);

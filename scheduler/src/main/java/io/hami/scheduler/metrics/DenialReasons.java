@@ -19,10 +19,12 @@ public final class DenialReasons {
     static final String FAILS_CLOSED = "fails closed";
     static final String DEVICE_TYPE_NOT_FOUND = "Device type not found";
 
-    /** One GenReason entry, {@code <count>/<total> <Reason>} (upstream-scheduler.md §6.5). */
-    private static final Pattern COUNTED = Pattern.compile("\\d+/\\d+ ([A-Za-z]{1,64})");
-    /** A bare reason such as {@code NodeInsufficientDevice}. */
-    private static final Pattern BARE = Pattern.compile("[A-Za-z]{1,64}");
+    /** Upstream's reason constants are all UpperCamelCase words (upstream-scheduler.md §6.5). */
+    private static final String NAME = "[A-Z][A-Za-z]{0,63}";
+    /** One GenReason entry, {@code <count>/<total> <Reason>}. */
+    private static final Pattern COUNTED = Pattern.compile("\\d+/\\d+ (" + NAME + ")");
+    /** A reason without a count, such as {@code NodeInsufficientDevice}. */
+    private static final Pattern BARE = Pattern.compile(NAME);
 
     private DenialReasons() {
     }
@@ -39,16 +41,14 @@ public final class DenialReasons {
         if (reason.startsWith("node fails closed")) {
             return Set.of(FAILS_CLOSED);
         }
+        if (BARE.matcher(reason).matches()) {
+            return Set.of(reason);
+        }
+        // Only counted entries are kinds here: a bare word after ", " is the tail of some free text.
         var kinds = new TreeSet<String>();
         for (String entry : reason.split(", ")) {
             var counted = COUNTED.matcher(entry);
-            if (counted.matches()) {
-                kinds.add(counted.group(1));
-            } else if (BARE.matcher(entry).matches()) {
-                kinds.add(entry);
-            } else {
-                kinds.add(OTHER);
-            }
+            kinds.add(counted.matches() ? counted.group(1) : OTHER);
         }
         return Collections.unmodifiableSet(kinds);
     }

@@ -15,13 +15,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * Device usage per node, kept up to date one pod or node at a time (DECISIONS D6): no scheduling call ever
  * rebuilds it, and reading one node costs O(devices on that node).
  *
- * <p>Thread-safe: each node's entry is guarded by its own monitor; a pod moving between nodes takes the
- * two entries one after the other, never both.
+ * <p>Thread-safe: pod updates are serialised on the index (they are cheap), each node's entry is guarded
+ * by its own monitor so readers of one node do not wait for writers of another.
  */
 public final class UsageIndex {
     private final ConcurrentHashMap<String, NodeEntry> nodes = new ConcurrentHashMap<>();
     /** Pod key to the usage last recorded for it. */
     private final ConcurrentHashMap<String, PodUsage> pods = new ConcurrentHashMap<>();
+    /** Pod key to the highest resourceVersion recorded, guarded by {@code this}. */
+    private final java.util.HashMap<String, Long> versions = new java.util.HashMap<>();
 
     /** A node as the index serves it; {@code failClosed} lists why nothing may be placed there. */
     public record NodeSnapshot(NodeView view, List<String> failClosed) {
@@ -58,6 +60,23 @@ public final class UsageIndex {
 
     /** Records what pod {@code key} holds now, replacing what was recorded before. Returns the previous value. */
     public PodUsage putPod(String key, PodUsage usage) {
+        return putPod(key, usage, null);
+    }
+
+    /**
+     * As {@link #putPod(String, PodUsage)}, but ignored when an update of the pod with a higher
+     * {@code resourceVersion} was already recorded: a direct read from the API server may overtake the
+     * informer, whose older event must then not undo it.
+     */
+    public synchronized PodUsage putPod(String key, PodUsage usage, String resourceVersion) {
+        long rv = version(resourceVersion);
+        Long seen = versions.get(key);
+        if (rv >= 0 && seen != null && seen > rv) {
+            return pods.getOrDefault(key, new PodUsage.NotCounted());
+        }
+        if (rv >= 0) {
+            versions.put(key, rv);
+        }
         PodUsage previous = usage instanceof PodUsage.NotCounted ? pods.remove(key) : pods.put(key, usage);
         if (previous != null) {
             apply(key, previous, -1);
@@ -66,8 +85,21 @@ public final class UsageIndex {
         return previous == null ? new PodUsage.NotCounted() : previous;
     }
 
-    public void removePod(String key) {
+    /** The pod is gone: forget it and what it held. */
+    public synchronized void removePod(String key) {
+        versions.remove(key);
         putPod(key, new PodUsage.NotCounted());
+    }
+
+    private static long version(String resourceVersion) {
+        if (resourceVersion == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(resourceVersion);
+        } catch (NumberFormatException e) {
+            return -1; // opaque versions cannot be ordered; take the update
+        }
     }
 
     private void apply(String key, PodUsage usage, int sign) {
@@ -103,6 +135,16 @@ public final class UsageIndex {
 
     /** The node's devices with their usage, or empty when the node has no inventory. */
     public Optional<NodeSnapshot> snapshot(String node) {
+        return snapshot(node, null);
+    }
+
+    /**
+     * The node as {@link #snapshot(String)} gives it, but without what pod {@code excludedPod} holds there:
+     * a pod being bound again must not compete with its own earlier reservation.
+     */
+    public Optional<NodeSnapshot> snapshot(String node, String excludedPod) {
+        Map<String, Grant> own = excludedPod != null && pods.get(excludedPod) instanceof PodUsage.Counted c && c.node().equals(node)
+                ? c.grants() : Map.of();
         var entry = nodes.get(node);
         if (entry == null) {
             return Optional.empty();
@@ -115,14 +157,15 @@ public final class UsageIndex {
             entry.devices.forEach((vendor, list) -> {
                 var usages = new ArrayList<DeviceUsage>(list.size());
                 for (DeviceInfo d : list) {
-                    Grant g = entry.used.getOrDefault(d.id(), Grant.ZERO);
+                    Grant g = entry.used.getOrDefault(d.id(), Grant.ZERO).minus(own.getOrDefault(d.id(), Grant.ZERO));
                     usages.add(new DeviceUsage(d, g.slots(), g.mem(), g.cores()));
                 }
                 devices.put(vendor, usages);
             });
             var failClosed = new ArrayList<String>();
             entry.invalidInventory.forEach((vendor, reason) -> failClosed.add(vendor + " inventory unreadable: " + reason));
-            failClosed.addAll(new TreeMap<>(entry.undecodable).values());
+            entry.undecodable.entrySet().stream().filter(e -> !e.getKey().equals(excludedPod)).sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> failClosed.add(e.getValue()));
             return Optional.of(new NodeSnapshot(new NodeView(node, entry.annotations, devices), failClosed));
         }
     }

@@ -39,6 +39,9 @@ public final class WebhookHandler implements HttpHandler {
                 return;
             }
             byte[] body = ex.getRequestBody().readNBytes(ExtenderJson.MAX_BODY + 1);
+            if (body.length > ExtenderJson.MAX_BODY) {
+                ExtenderJson.drain(ex.getRequestBody());
+            }
             if (body.length == 0 || body.length > ExtenderJson.MAX_BODY) {
                 reply(ex, body.length == 0 ? 400 : 413, ("AdmissionReview body " + (body.length == 0 ? "missing" : "over 4 MiB"))
                         .getBytes(StandardCharsets.UTF_8), "text/plain");

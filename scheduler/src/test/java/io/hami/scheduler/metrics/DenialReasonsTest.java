@@ -38,6 +38,8 @@ class DenialReasonsTest {
         assertThat(DenialReasons.kinds("failed to fetch node info: timeout, retry")).containsExactly("other");
         assertThat(DenialReasons.kinds("1/2 CardInsufficientMemory, something went wrong"))
                 .containsExactly("CardInsufficientMemory", "other");
+        assertThat(DenialReasons.kinds("1/2 CardInsufficientMemory, Retry")).containsExactly("CardInsufficientMemory", "other");
+        assertThat(DenialReasons.kinds("timeout")).containsExactly("other");
         assertThat(DenialReasons.kinds("")).containsExactly("other");
     }
 

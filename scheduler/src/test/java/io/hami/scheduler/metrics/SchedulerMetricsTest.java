@@ -57,7 +57,7 @@ class SchedulerMetricsTest {
         String g1 = labels("n1", "G1", 0);
         String g2 = labels("n1", "G2", 1);
         String mlu = "device_index=\"0\",device_type=\"MLU370\",device_uuid=\"n2-mlu-0\",node=\"n2\",zone=\"vGPU\"";
-        assertThat(Scrape.samples(registry, "hami_gpu_memory_limit_bytes")).containsExactly(
+        assertThat(Scrape.samples(registry, "hami_gpu_memory_limit_bytes")).containsExactlyInAnyOrder(
                 "hami_gpu_memory_limit_bytes{" + g1 + "} 8.388608E9",
                 "hami_gpu_memory_limit_bytes{" + g2 + "} 8.388608E9",
                 "hami_gpu_memory_limit_bytes{" + mlu + "} 0.0");
@@ -74,14 +74,14 @@ class SchedulerMetricsTest {
                 "hami_node_gpu_overview{device_cores=\"100\",device_index=\"0\",device_memory_limit=\"8000\","
                         + "device_type=\"NVIDIA-A100\",device_uuid=\"G1\",node=\"n1\",zone=\"vGPU\"} 3.145728E9");
         // as upstream, no ratio for a device without memory
-        assertThat(Scrape.samples(registry, "hami_node_gpu_memory_allocated_ratio")).containsExactly(
+        assertThat(Scrape.samples(registry, "hami_node_gpu_memory_allocated_ratio")).containsExactlyInAnyOrder(
                 "hami_node_gpu_memory_allocated_ratio{" + g1 + "} 0.375",
                 "hami_node_gpu_memory_allocated_ratio{" + g2 + "} 0.0");
 
         index.removePod("ns/a");
         index.removeNode("n2");
 
-        assertThat(Scrape.samples(registry, "hami_gpu_memory_allocated_bytes")).containsExactly(
+        assertThat(Scrape.samples(registry, "hami_gpu_memory_allocated_bytes")).containsExactlyInAnyOrder(
                 "hami_gpu_memory_allocated_bytes{device_cores=\"100\"," + g1 + "} 0.0",
                 "hami_gpu_memory_allocated_bytes{device_cores=\"100\"," + g2 + "} 0.0");
         assertThat(Scrape.text(registry)).doesNotContain("node=\"n2\"");
@@ -150,8 +150,8 @@ class SchedulerMetricsTest {
                 "hami_bind_duration_seconds_count{result=\"bound\"} 1",
                 "hami_bind_duration_seconds_sum{result=\"bound\"} 0.02",
                 "hami_bind_duration_seconds_count{result=\"failed\"} 2",
-                "hami_bind_duration_seconds_bucket{le=\"0.005\",result=\"failed\"} 1",
-                "hami_bind_duration_seconds_bucket{le=\"1.0\",result=\"failed\"} 2");
+                "hami_bind_duration_seconds_bucket{result=\"failed\",le=\"0.005\"} 1",
+                "hami_bind_duration_seconds_bucket{result=\"failed\",le=\"1.0\"} 2");
     }
 
     @Test
@@ -184,7 +184,7 @@ class SchedulerMetricsTest {
         metrics.verdict("n1", "MLU", HealthVerdict.NO_HANDSHAKE);
         metrics.verdict("n2", "NVIDIA", new HealthVerdict(false, false, Optional.empty(), HealthMemory.NONE));
 
-        assertThat(Scrape.samples(registry, "hami_handshake_state")).containsExactly(
+        assertThat(Scrape.samples(registry, "hami_handshake_state")).containsExactlyInAnyOrder(
                 "hami_handshake_state{node=\"n1\",state=\"healthy\",vendor=\"MLU\"} 1.0",
                 "hami_handshake_state{node=\"n1\",state=\"pending\",vendor=\"MLU\"} 0.0",
                 "hami_handshake_state{node=\"n1\",state=\"unhealthy\",vendor=\"MLU\"} 0.0",

@@ -1,0 +1,97 @@
+package io.hami.cli.scheduler;
+
+import io.hami.cli.Main;
+import io.hami.cli.options.DeviceConfigOption;
+import io.hami.cli.options.GoDurationConverter;
+import io.hami.cli.options.HostPortConverter;
+import io.hami.kube.client.KubeClients;
+import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.extender.SchedulingPolicy;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code hami scheduler}: the extender, webhook, usage index, node lock and handshake loop. */
+@Command(name = "scheduler", mixinStandardHelpOptions = true,
+        description = "Run the scheduler extender and webhook against a cluster (kube-scheduler calls it over HTTP(S)).")
+public final class SchedulerCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerCommand.class);
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig file. Default: in-cluster, then ~/.kube/config.")
+    Path kubeconfig;
+
+    @Option(names = "--http-bind", defaultValue = "127.0.0.1:8080", converter = HostPortConverter.class,
+            description = "Address of the extender and webhook endpoints. Default: ${DEFAULT-VALUE}.")
+    InetSocketAddress httpBind;
+
+    @Option(names = "--cert-file", paramLabel = "PEM", description = "TLS certificate; with --key-file, serve HTTPS. Re-read when it changes.")
+    Path certFile;
+
+    @Option(names = "--key-file", paramLabel = "PEM", description = "TLS private key (PKCS#8, RSA or EC). Re-read when it changes.")
+    Path keyFile;
+
+    @Option(names = "--scheduler-name", defaultValue = "hami-scheduler",
+            description = "schedulerName the webhook sets on pods that request managed devices. Default: ${DEFAULT-VALUE}.")
+    String schedulerName;
+
+    @Option(names = "--node-scheduler-policy", defaultValue = "binpack", description = "binpack or spread across nodes. Default: ${DEFAULT-VALUE}.")
+    String nodePolicy;
+
+    @Option(names = "--gpu-scheduler-policy", defaultValue = "spread",
+            description = "Device policy: binpack, spread, mutex, numa or a comma list. Default: ${DEFAULT-VALUE}.")
+    String gpuPolicy;
+
+    @Option(names = "--node-lock-timeout", defaultValue = "5m", converter = GoDurationConverter.class,
+            description = "How long a pod may hold a node lock while still allocating. Default: ${DEFAULT-VALUE}.")
+    Duration lockTimeout;
+
+    @Mixin
+    DeviceConfigOption deviceConfig;
+
+    @Option(names = "--leader-elect", description = "Elect a leader on a Lease; only the leader filters, binds and runs the handshake.")
+    boolean leaderElect;
+
+    @Option(names = "--leader-elect-resource-name", defaultValue = "hami-scheduler", description = "Lease name. Default: ${DEFAULT-VALUE}.")
+    String leaseName;
+
+    @Option(names = "--leader-elect-resource-namespace", description = "Lease namespace. Default: env POD_NAMESPACE, else kube-system.")
+    String leaseNamespace;
+
+    @Option(names = "--metrics-bind-address", defaultValue = ":9395", converter = HostPortConverter.class,
+            description = "Address of the Prometheus /metrics endpoint. Default: ${DEFAULT-VALUE}.")
+    InetSocketAddress metricsBind;
+
+    @Override
+    public Integer call() throws Exception {
+        if ((certFile == null) != (keyFile == null)) {
+            throw new IllegalArgumentException("--cert-file and --key-file go together");
+        }
+        var policy = new SchedulingPolicy(nodePolicy, gpuPolicy);
+        var config = deviceConfig.load();
+        String namespace = leaseNamespace != null ? leaseNamespace : System.getenv().getOrDefault("POD_NAMESPACE", "kube-system");
+        String identity = System.getenv().getOrDefault("POD_NAME", InetAddress.getLocalHost().getHostName());
+        var settings = new SchedulerApp.Settings(httpBind, certFile, keyFile, schedulerName, policy, lockTimeout, config,
+                leaderElect ? namespace : null, leaseName, identity, Duration.ofSeconds(15), metricsBind, Main.version());
+        try (var client = KubeClients.connect(kubeconfig);
+             var app = SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC())) {
+            LOG.info("hami scheduler {} ready: extender on {}, metrics on {}", schedulerName, app.address(), app.metricsAddress());
+            var stop = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                app.close();
+                stop.countDown();
+            }));
+            stop.await();
+        }
+        return 0;
+    }
+}

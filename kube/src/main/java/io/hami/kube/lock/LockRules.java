@@ -50,8 +50,10 @@ public final class LockRules {
         }
         return switch (holder) {
             case GONE -> new Decision.Take("holder pod is gone");
-            case IDLE -> new Decision.Take("holder pod has no allocation in flight");
+            case FINISHED -> new Decision.Take("holder pod finished its bind without releasing the lock");
             case ALLOCATING -> expired ? new Decision.FailHolderThenTake() : new Decision.Wait();
+            // Taking it earlier could run two binds on one node: the holder may not have written its decision yet.
+            case PENDING -> expired ? new Decision.Take("lock expired and its holder shows no allocation") : new Decision.Wait();
         };
     }
 }

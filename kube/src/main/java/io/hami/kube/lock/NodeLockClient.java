@@ -11,6 +11,7 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.codec.NodeLockCodec;
+import io.hami.protocol.codec.UnixTimeCodec;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
@@ -147,13 +148,26 @@ public final class NodeLockClient {
 
     private HolderState holderState(String node, NodeLock lock) {
         Pod p = client.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
-        if (p == null) {
-            return HolderState.GONE;
+        return p == null ? HolderState.GONE : holderState(node, lock, annotations(p.getMetadata().getAnnotations()));
+    }
+
+    /** Classifies a holder from its annotations; a bind-time at or after the lock time belongs to this lock. */
+    public static HolderState holderState(String node, NodeLock lock, Map<String, String> a) {
+        String phase = a.get(ProtocolKeys.BIND_PHASE);
+        boolean underThisLock;
+        try {
+            String bindTime = a.get(ProtocolKeys.BIND_TIME);
+            underThisLock = bindTime != null && node.equals(a.get(ProtocolKeys.VGPU_NODE))
+                    && !UnixTimeCodec.decode(bindTime).isBefore(lock.time().toInstant());
+        } catch (AnnotationFormatException e) {
+            underThisLock = false;
         }
-        var a = annotations(p.getMetadata().getAnnotations());
-        boolean allocatingHere = ProtocolKeys.PHASE_ALLOCATING.equals(a.get(ProtocolKeys.BIND_PHASE))
-                && node.equals(a.get(ProtocolKeys.VGPU_NODE));
-        return allocatingHere ? HolderState.ALLOCATING : HolderState.IDLE;
+        if (!underThisLock) {
+            return HolderState.PENDING;
+        }
+        return ProtocolKeys.PHASE_ALLOCATING.equals(phase) ? HolderState.ALLOCATING
+                : ProtocolKeys.PHASE_SUCCESS.equals(phase) || ProtocolKeys.PHASE_FAILED.equals(phase) ? HolderState.FINISHED
+                : HolderState.PENDING;
     }
 
     /** Marks the expired holder failed unless it changed meanwhile; false means decide again. */

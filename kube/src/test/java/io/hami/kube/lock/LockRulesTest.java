@@ -43,7 +43,28 @@ class LockRulesTest {
     @Test
     void deadHoldersAreReplacedAtOnce() {
         assertThat(decide(lock("ns", "other", T0), HolderState.GONE, T0)).isInstanceOf(LockRules.Decision.Take.class);
-        assertThat(decide(lock("ns", "other", T0), HolderState.IDLE, T0)).isInstanceOf(LockRules.Decision.Take.class);
+        assertThat(decide(lock("ns", "other", T0), HolderState.FINISHED, T0)).isInstanceOf(LockRules.Decision.Take.class);
+    }
+
+    @Test
+    void aHolderThatHasNotWrittenItsDecisionYetKeepsTheLockUntilTheTimeout() {
+        assertThat(decide(lock("ns", "other", T0), HolderState.PENDING, T0.plus(TIMEOUT))).isInstanceOf(LockRules.Decision.Wait.class);
+        assertThat(decide(lock("ns", "other", T0), HolderState.PENDING, T0.plus(TIMEOUT).plusSeconds(1))).isInstanceOf(LockRules.Decision.Take.class);
+    }
+
+    @Test
+    void aHolderIsOnlyFinishedOrAllocatingForABindUnderThisLockOnThisNode() {
+        var l = lock("ns", "p", T0);
+        var bound = java.util.Map.of("hami.io/vgpu-node", "n1", "hami.io/bind-time", Long.toString(T0.getEpochSecond()), "hami.io/bind-phase", "success");
+        assertThat(NodeLockClient.holderState("n1", l, bound)).isEqualTo(HolderState.FINISHED);
+        assertThat(NodeLockClient.holderState("n2", l, bound)).isEqualTo(HolderState.PENDING);
+        var earlier = new java.util.HashMap<>(bound);
+        earlier.put("hami.io/bind-time", Long.toString(T0.getEpochSecond() - 60));
+        assertThat(NodeLockClient.holderState("n1", l, earlier)).isEqualTo(HolderState.PENDING);
+        var allocating = new java.util.HashMap<>(bound);
+        allocating.put("hami.io/bind-phase", "allocating");
+        assertThat(NodeLockClient.holderState("n1", l, allocating)).isEqualTo(HolderState.ALLOCATING);
+        assertThat(NodeLockClient.holderState("n1", l, java.util.Map.of())).isEqualTo(HolderState.PENDING);
     }
 
     @Test

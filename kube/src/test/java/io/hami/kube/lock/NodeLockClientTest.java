@@ -73,7 +73,8 @@ class NodeLockClientTest {
         var b = new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata()
                 .withNewSpec().addNewContainer().withName("c").endContainer().endSpec();
         if (phase != null) {
-            b.editMetadata().addToAnnotations(ProtocolKeys.BIND_PHASE, phase).addToAnnotations(ProtocolKeys.VGPU_NODE, onNode).endMetadata();
+            b.editMetadata().addToAnnotations(ProtocolKeys.BIND_PHASE, phase).addToAnnotations(ProtocolKeys.VGPU_NODE, onNode)
+                    .addToAnnotations(ProtocolKeys.BIND_TIME, Long.toString(now.get().getEpochSecond())).endMetadata();
         }
         client.pods().inNamespace("ns").resource(b.build()).createOr(p -> p.update());
     }

@@ -4,6 +4,7 @@
 #
 #   scripts/bench.sh <module> [JMH options]
 #   scripts/bench.sh backends/protocol -wi 2 -i 3 -f 1 -w 1s -r 1s
+#   scripts/bench.sh scheduler FilterLatencyBenchmark -wi 2 -i 3 -f 1     (a class with a summarising main)
 #
 # JMH options go to org.openjdk.jmh.Main unchanged (-h lists them; a regexp selects benchmarks).
 set -euo pipefail
@@ -36,4 +37,10 @@ if [ ! -f "$module/target/test-classes/META-INF/BenchmarkList" ]; then
 fi
 
 cd "$module"
-exec java -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" org.openjdk.jmh.Main "$@"
+main=org.openjdk.jmh.Main
+# A benchmark class with its own main (it prints a summary) may be named as the first argument.
+if [ $# -gt 0 ] && [ -f "$(find target/test-classes -name "$1.class" -print -quit 2>/dev/null)" ]; then
+  main=$(find target/test-classes -name "$1.class" -print -quit | sed 's#target/test-classes/##; s#\.class$##; s#/#.#g')
+  shift
+fi
+exec java -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" "$main" "$@"

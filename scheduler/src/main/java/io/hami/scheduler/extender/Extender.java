@@ -22,6 +22,8 @@ public final class Extender {
     /** Reason for a candidate the index has no inventory for. */
     static final String UNREGISTERED = "node unregistered";
     static final String NOT_LEADER = "this hami scheduler is not the leader; retry against the leader";
+    /** Candidate count from which filter uses every core. */
+    private static final int PARALLEL_FROM = 256;
 
     private final UsageIndex index;
     private final DeviceBackends backends;
@@ -58,14 +60,17 @@ public final class Extender {
             return FilterResult.error(e.getMessage());
         }
         long start = System.nanoTime();
+        Map<String, String> podAnnotations = Map.copyOf(annotations(pod));
+        // Nodes are independent; large candidate lists are checked on all cores, as upstream scores concurrently.
+        var stream = candidates.size() >= PARALLEL_FROM ? candidates.parallelStream() : candidates.stream();
+        List<String> reasons = stream.map(node -> whyNot(node, request, placement, podAnnotations)).toList();
         var fitting = new ArrayList<String>();
         var failed = new LinkedHashMap<String, String>();
-        for (String node : candidates) {
-            String reason = whyNot(node, request, placement, pod);
-            if (reason == null) {
-                fitting.add(node);
+        for (int i = 0; i < candidates.size(); i++) {
+            if (reasons.get(i) == null) {
+                fitting.add(candidates.get(i));
             } else {
-                failed.put(node, reason);
+                failed.put(candidates.get(i), reasons.get(i));
             }
         }
         observer.filtered(pod, fitting, failed, java.time.Duration.ofNanos(System.nanoTime() - start));
@@ -73,7 +78,7 @@ public final class Extender {
     }
 
     /** Null when {@code pod} fits on {@code node}, else the reason it does not. */
-    private String whyNot(String node, PodRequest request, NodePlacement.Policy placement, Pod pod) {
+    private String whyNot(String node, PodRequest request, NodePlacement.Policy placement, Map<String, String> podAnnotations) {
         var snapshot = index.snapshot(node);
         if (snapshot.isEmpty()) {
             return UNREGISTERED;
@@ -81,7 +86,7 @@ public final class Extender {
         if (!snapshot.get().failClosed().isEmpty()) {
             return "node fails closed: " + String.join("; ", snapshot.get().failClosed());
         }
-        return switch (NodePlacement.place(request, snapshot.get().view(), backends, placement, annotations(pod))) {
+        return switch (NodePlacement.place(request, snapshot.get().view(), backends, placement, podAnnotations)) {
             case Placement.Placed p -> null;
             case Placement.Unplaced u -> u.reason();
         };

@@ -16,8 +16,9 @@ import java.util.TreeMap;
 
 /**
  * Places a whole pod on one node (reference/upstream-scheduler.md §6.4): init containers one at a time on
- * the node as it is (they run in sequence), app containers together; the node then carries the larger of
- * the init peak and the app total on each device. Pure: the node view is not changed.
+ * the node as it is (they run in sequence), app containers together. What the placed pod then holds on each
+ * device (the larger of init peak and app total) is the usage index's business ({@code Collapse}). Pure:
+ * the node view is not changed.
  */
 public final class NodePlacement {
     /** Reason when a container asks for a vendor no backend handles. */
@@ -49,36 +50,27 @@ public final class NodePlacement {
             }
             grants.put(vendor, perContainer);
         }
-
-        var initPeak = new HashMap<String, int[]>();
+        // Init containers run one after another, each on the node as it is; app containers run together.
         for (int i = 0; i < pod.initCount(); i++) {
-            if (pod.containers().get(i).isEmpty()) {
-                continue;
+            if (!pod.containers().get(i).isEmpty()) {
+                String failure = fitContainer(i, pod, new Usage(node.devices()), node, backends, policy, podAnnotations, grants);
+                if (failure != null) {
+                    return new Placement.Unplaced(failure);
+                }
             }
-            var usage = new Usage(node.devices());
-            String failure = fitContainer(i, pod, usage, node, backends, policy, podAnnotations, grants);
-            if (failure != null) {
-                return new Placement.Unplaced(failure);
-            }
-            usage.deltas(node.devices()).forEach((id, d) -> initPeak.merge(id, d, Usage::max));
         }
-
         var app = new Usage(node.devices());
         for (int i = pod.initCount(); i < n; i++) {
-            if (pod.containers().get(i).isEmpty()) {
-                continue;
-            }
-            String failure = fitContainer(i, pod, app, node, backends, policy, podAnnotations, grants);
-            if (failure != null) {
-                return new Placement.Unplaced(failure);
+            if (!pod.containers().get(i).isEmpty()) {
+                String failure = fitContainer(i, pod, app, node, backends, policy, podAnnotations, grants);
+                if (failure != null) {
+                    return new Placement.Unplaced(failure);
+                }
             }
         }
-
-        var appDelta = app.deltas(node.devices());
-        initPeak.forEach((id, d) -> appDelta.merge(id, d, Usage::max));
         var devices = new TreeMap<String, PodDevices>();
         grants.forEach((vendor, perContainer) -> devices.put(vendor, new PodDevices(perContainer)));
-        return new Placement.Placed(devices, Usage.apply(node.devices(), appDelta));
+        return new Placement.Placed(devices);
     }
 
     /** Fits container {@code i}, adding its grants to {@code usage} and {@code grants}; null or the reason. */
@@ -96,10 +88,12 @@ public final class NodePlacement {
             if (request.nums() > devices.size()) {
                 return NODE_INSUFFICIENT_DEVICE;
             }
-            var scored = devices.stream()
-                    .map(d -> new DeviceOrder.Scored(d, DeviceScore.of(d, request, policy.weights()))).toList();
+            var scored = new ArrayList<DeviceOrder.Scored>(devices.size());
+            for (DeviceUsage d : devices) {
+                scored.add(new DeviceOrder.Scored(d, DeviceScore.of(d, request, policy.weights())));
+            }
             var sorted = DeviceOrder.sort(scored, policy.gpuPolicy(), policy.numaBind());
-            List<ContainerDevice> earlier = grants.get(vendor).subList(0, i).stream().flatMap(List::stream).toList();
+            List<ContainerDevice> earlier = i == 0 ? List.of() : grants.get(vendor).subList(0, i).stream().flatMap(List::stream).toList();
             var context = new FitContext(podAnnotations, node.annotations(), policy.gpuPolicy(), earlier);
             switch (backend.fit(sorted, request, context)) {
                 case FitResult.NoFit noFit -> {
@@ -116,20 +110,27 @@ public final class NodePlacement {
         return null;
     }
 
-    /** A mutable copy of a node's per-vendor usage while one pod is being placed. */
+    /** A node's per-vendor usage while one pod is being placed; a vendor's list is copied on its first change. */
     private static final class Usage {
-        private final Map<String, List<DeviceUsage>> byVendor = new HashMap<>();
+        private final Map<String, List<DeviceUsage>> base;
+        private Map<String, List<DeviceUsage>> changed;
 
         Usage(Map<String, List<DeviceUsage>> base) {
-            base.forEach((vendor, list) -> byVendor.put(vendor, new ArrayList<>(list)));
+            this.base = base;
         }
 
         List<DeviceUsage> of(String vendor) {
-            return byVendor.getOrDefault(vendor, List.of());
+            if (changed != null && changed.containsKey(vendor)) {
+                return changed.get(vendor);
+            }
+            return base.getOrDefault(vendor, List.of());
         }
 
         void add(String vendor, String id, int mem, int cores) {
-            var list = byVendor.get(vendor);
+            if (changed == null) {
+                changed = new HashMap<>();
+            }
+            List<DeviceUsage> list = changed.computeIfAbsent(vendor, v -> new ArrayList<>(base.getOrDefault(v, List.of())));
             for (int k = 0; k < list.size(); k++) {
                 if (list.get(k).device().id().equals(id)) {
                     list.set(k, list.get(k).plus(mem, cores));
@@ -137,35 +138,6 @@ public final class NodePlacement {
                 }
             }
             throw new IllegalStateException("fit granted device " + id + " that is not on the node");
-        }
-
-        /** Per device id, {used, mem, cores} added since {@code base}. */
-        Map<String, int[]> deltas(Map<String, List<DeviceUsage>> base) {
-            var out = new HashMap<String, int[]>();
-            base.forEach((vendor, list) -> {
-                var now = byVendor.get(vendor);
-                for (int k = 0; k < list.size(); k++) {
-                    DeviceUsage b = list.get(k);
-                    DeviceUsage a = now.get(k);
-                    if (a.used() != b.used() || a.usedmem() != b.usedmem() || a.usedcores() != b.usedcores()) {
-                        out.put(b.device().id(), new int[] {a.used() - b.used(), a.usedmem() - b.usedmem(), a.usedcores() - b.usedcores()});
-                    }
-                }
-            });
-            return out;
-        }
-
-        static int[] max(int[] a, int[] b) {
-            return new int[] {Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.max(a[2], b[2])};
-        }
-
-        static Map<String, List<DeviceUsage>> apply(Map<String, List<DeviceUsage>> base, Map<String, int[]> deltas) {
-            var out = new HashMap<String, List<DeviceUsage>>();
-            base.forEach((vendor, list) -> out.put(vendor, list.stream().map(u -> {
-                int[] d = deltas.get(u.device().id());
-                return d == null ? u : new DeviceUsage(u.device(), u.used() + d[0], u.usedmem() + d[1], u.usedcores() + d[2]);
-            }).toList()));
-            return out;
         }
     }
 }

@@ -44,6 +44,7 @@ public final class UsageIndex {
             entry.devices = new TreeMap<>(devices);
             entry.invalidInventory = new TreeMap<>(invalidInventory);
             entry.known = true;
+            entry.cached = null;
         }
     }
 
@@ -54,6 +55,7 @@ public final class UsageIndex {
                 entry.known = false;
                 entry.devices = Map.of();
                 entry.invalidInventory = Map.of();
+                entry.cached = null;
             }
         }
     }
@@ -107,6 +109,7 @@ public final class UsageIndex {
             case PodUsage.Counted c -> {
                 var entry = nodes.computeIfAbsent(c.node(), n -> new NodeEntry());
                 synchronized (entry) {
+                    entry.cached = null;
                     c.grants().forEach((uuid, g) -> {
                         Grant sum = entry.used.getOrDefault(uuid, Grant.ZERO);
                         sum = sign > 0 ? sum.plus(g) : sum.minus(g);
@@ -121,6 +124,7 @@ public final class UsageIndex {
             case PodUsage.Undecodable u -> {
                 var entry = nodes.computeIfAbsent(u.node(), n -> new NodeEntry());
                 synchronized (entry) {
+                    entry.cached = null;
                     if (sign > 0) {
                         entry.undecodable.put(key, u.reason());
                     } else {
@@ -153,21 +157,32 @@ public final class UsageIndex {
             if (!entry.known) {
                 return Optional.empty();
             }
-            var devices = new TreeMap<String, List<DeviceUsage>>();
-            entry.devices.forEach((vendor, list) -> {
-                var usages = new ArrayList<DeviceUsage>(list.size());
-                for (DeviceInfo d : list) {
-                    Grant g = entry.used.getOrDefault(d.id(), Grant.ZERO).minus(own.getOrDefault(d.id(), Grant.ZERO));
-                    usages.add(new DeviceUsage(d, g.slots(), g.mem(), g.cores()));
+            if (own.isEmpty() && !entry.undecodable.containsKey(excludedPod)) {
+                // Filter reads every candidate node per call; most nodes have not changed since the last one.
+                if (entry.cached == null) {
+                    entry.cached = build(node, entry, Map.of(), null);
                 }
-                devices.put(vendor, usages);
-            });
-            var failClosed = new ArrayList<String>();
-            entry.invalidInventory.forEach((vendor, reason) -> failClosed.add(vendor + " inventory unreadable: " + reason));
-            entry.undecodable.entrySet().stream().filter(e -> !e.getKey().equals(excludedPod)).sorted(Map.Entry.comparingByKey())
-                    .forEach(e -> failClosed.add(e.getValue()));
-            return Optional.of(new NodeSnapshot(new NodeView(node, entry.annotations, devices), failClosed));
+                return Optional.of(entry.cached);
+            }
+            return Optional.of(build(node, entry, own, excludedPod));
         }
+    }
+
+    private static NodeSnapshot build(String node, NodeEntry entry, Map<String, Grant> own, String excludedPod) {
+        var devices = new TreeMap<String, List<DeviceUsage>>();
+        entry.devices.forEach((vendor, list) -> {
+            var usages = new ArrayList<DeviceUsage>(list.size());
+            for (DeviceInfo d : list) {
+                Grant g = entry.used.getOrDefault(d.id(), Grant.ZERO).minus(own.getOrDefault(d.id(), Grant.ZERO));
+                usages.add(new DeviceUsage(d, g.slots(), g.mem(), g.cores()));
+            }
+            devices.put(vendor, List.copyOf(usages));
+        });
+        var failClosed = new ArrayList<String>();
+        entry.invalidInventory.forEach((vendor, reason) -> failClosed.add(vendor + " inventory unreadable: " + reason));
+        entry.undecodable.entrySet().stream().filter(e -> !e.getKey().equals(excludedPod)).sorted(Map.Entry.comparingByKey())
+                .forEach(e -> failClosed.add(e.getValue()));
+        return new NodeSnapshot(new NodeView(node, entry.annotations, devices), failClosed);
     }
 
     /** Names of the nodes with an inventory. */
@@ -193,5 +208,7 @@ public final class UsageIndex {
         final Map<String, Grant> used = new HashMap<>();
         /** Pod key to why its allocation cannot be read. */
         final Map<String, String> undecodable = new HashMap<>();
+        /** The snapshot as of the last change, built on first read after it. */
+        NodeSnapshot cached;
     }
 }

@@ -58,19 +58,26 @@ class NodePlacementTest {
         assertThat(binpack.devices().get("NVIDIA")).isEqualTo(new PodDevices(List.of(List.of(new ContainerDevice("G0", "NVIDIA", 1000, 0)))));
         var spread = (Placement.Placed) place(p, nvidiaNode, "spread");
         assertThat(spread.devices().get("NVIDIA").containers().getFirst()).extracting(ContainerDevice::uuid).containsExactly("G1");
-        assertThat(spread.usage().get("NVIDIA")).containsExactly(
-                new DeviceUsage(gpu("G0", 0), 5, 4000, 50), new DeviceUsage(gpu("G1", 1), 1, 1000, 0));
     }
 
     @Test
-    void entriesLineUpWithContainersInitFirstAndInitUsageCountsAtItsPeak() {
+    void entriesLineUpWithContainersInitFirst() {
         var p = pod(List.of(container("init", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "6000")),
                 List.of(container("sidecar"), container("main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000")));
         var placed = (Placement.Placed) place(p, new NodeView("n", Map.of(), Map.of("NVIDIA", List.of(DeviceUsage.idle(gpu("G0", 0))))), "binpack");
         assertThat(placed.devices().get("NVIDIA")).isEqualTo(new PodDevices(List.of(
                 List.of(new ContainerDevice("G0", "NVIDIA", 6000, 0)), List.of(), List.of(new ContainerDevice("G0", "NVIDIA", 1000, 0)))));
-        // the init container's 6000 MiB peak outweighs the app's 1000 MiB; it is one more task on the device
-        assertThat(placed.usage().get("NVIDIA")).containsExactly(new DeviceUsage(gpu("G0", 0), 1, 6000, 0));
+    }
+
+    @Test
+    void initContainersDoNotAddUpButAppContainersDo() {
+        var node = new NodeView("n", Map.of(), Map.of("NVIDIA", List.of(DeviceUsage.idle(gpu("G0", 0)))));
+        var twoInits = pod(List.of(container("i1", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "6000"),
+                container("i2", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "6000")), List.of(container("app", "cpu", "1")));
+        assertThat(place(twoInits, node, "spread")).isInstanceOf(Placement.Placed.class);
+        var twoApps = pod(List.of(), List.of(container("a1", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "6000"),
+                container("a2", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "6000")));
+        assertThat(place(twoApps, node, "spread")).isEqualTo(new Placement.Unplaced("1/1 CardInsufficientMemory"));
     }
 
     @Test

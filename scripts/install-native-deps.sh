@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the C mock libraries (hardware-mocks) need to build: gcc and Debian's cJSON headers.
+# Installs what the C mock libraries (hardware-mocks) need to build: gcc, make and Debian's cJSON headers.
 # Quiet when everything is present; installs with apt-get only what is missing.
 set -euo pipefail
 
 missing=()
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+command -v make >/dev/null 2>&1 || missing+=(make)
 [ -f /usr/include/cjson/cJSON.h ] || missing+=(libcjson-dev)
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -1,0 +1,272 @@
+package io.hami.lab.apiserver;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.zjsonpatch.JsonPatchException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The fabric8 CRUD dispatcher with its gaps fixed: the one place where this server differs from the mock. Each fix
+ * restores what the real API server does:
+ * <ul>
+ *   <li>JSON merge patch follows RFC 7386 ({@code null} deletes); a write that changes nothing is no write;</li>
+ *   <li>{@code pods/{name}/binding} and {@code bindings} bind the pod ({@link PodBinder});</li>
+ *   <li>LIST, WATCH and DELETE-collection evaluate every label and field selector ({@link Selection}); watches are
+ *   served by {@link WatchHub};</li>
+ *   <li>errors carry a {@code Status} with the right reason, and a failing JSON Patch {@code test} answers 422
+ *   instead of no response;</li>
+ *   <li>discovery answers for kubectl ({@link Discovery}); a strategic merge patch is applied as a merge patch;</li>
+ *   <li>{@link Faults} answers before anything is stored.</li>
+ * </ul>
+ */
+final class LabDispatcher extends KubernetesCrudDispatcher {
+
+    private static final Set<String> SELECTORS_AND_WATCH = Set.of("labelSelector", "fieldSelector", "watch");
+    private static final List<String> SERVER_OWNED_METADATA =
+            List.of("namespace", "uid", "creationTimestamp", "resourceVersion", "generation");
+    private static final String MERGE_PATCH = "application/merge-patch+json";
+
+    private final Faults faults;
+    private final WatchHub watches = new WatchHub();
+    private final PodBinder binder = new PodBinder(this::handleGet, this::mergePatch);
+
+    LabDispatcher(Faults faults) {
+        this.faults = faults;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        MockResponse response;
+        try {
+            response = route(request);
+        } catch (BadRequestException e) {
+            response = Statuses.failure(400, e.getMessage());
+        } catch (JsonPatchException e) {
+            response = Statuses.failure(422, "the server rejected our request due to an error in our request: "
+                    + e.getMessage());
+        } catch (RuntimeException e) {
+            // The mock lets some exceptions escape, and Vert.x then never answers: the client waits for its timeout.
+            response = Statuses.failure(500, "the embedded API server failed: " + e);
+        }
+        return response.getWebSocketListener() != null ? response : withStatusBody(response, request);
+    }
+
+    private MockResponse route(RecordedRequest request) {
+        String method = request.getMethod().toUpperCase(Locale.ROOT);
+        RequestUri uri = RequestUri.parse(request.getPath());
+        OptionalInt fault = faults.failureFor(method, uri.path());
+        if (fault.isPresent()) {
+            return Statuses.failure(fault.getAsInt(), "injected fault: " + method + " " + uri.path());
+        }
+        if (hasJsonBody(request)) {
+            requestJson(request); // the mock throws on bodies it cannot read; the API server answers 400
+        }
+        if (method.equals("GET") && Discovery.answers(uri.path())) {
+            return Discovery.answer(uri.path());
+        }
+        if (PodBinder.isBinding(method, uri.path())) {
+            return binder.bind(uri.path(), bodyOf(request));
+        }
+        if (method.equals("GET") && uri.isWatch()) {
+            return watch(request, uri);
+        }
+        if (method.equals("GET") && uri.hasSelectors()) {
+            return list(uri);
+        }
+        if (method.equals("DELETE") && uri.hasSelectors()) {
+            return deleteCollection(uri);
+        }
+        if (method.equals("PATCH") && isStrategicMergePatch(request)) {
+            JsonNode patch = JsonMergePatch.withoutStrategicDirectives(requestJson(request));
+            return mergePatch(request.getPath(), Json.write(patch));
+        }
+        return super.dispatch(request);
+    }
+
+    /** RFC 7386 in place of the mock's Jackson "update" merge, which stores {@code null} instead of deleting. */
+    @Override
+    public JsonNode merge(JsonNode current, String patch) throws KubernetesCrudDispatcherException {
+        return JsonMergePatch.apply(current, asNode(patch));
+    }
+
+    /**
+     * Keeps the server-owned metadata of the stored object, as the mock's does, but without adding
+     * {@code "namespace": null} to cluster-scoped objects: that made every write to a node a change, so a patch that
+     * changes nothing bumped the resourceVersion and sent MODIFIED.
+     */
+    @Override
+    public void preserveMetadata(JsonNode current, JsonNode updated) {
+        JsonNode from = current.path("metadata");
+        ObjectNode to = updated.get("metadata") instanceof ObjectNode metadata
+                ? metadata
+                : ((ObjectNode) updated).putObject("metadata");
+        for (String field : SERVER_OWNED_METADATA) {
+            JsonNode value = from.get(field);
+            if (value == null) {
+                to.remove(field);
+            } else {
+                to.set(field, value.deepCopy());
+            }
+        }
+    }
+
+    /** Every store write passes here; {@link WatchHub} tells the watches about it. */
+    @Override
+    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
+                             GenericKubernetesResource resource, String newState) {
+        watches.record(() -> {
+            String oldState = oldAttributes == null ? null : map.get(oldAttributes);
+            super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+            return new WatchHub.Change(oldAttributes, oldState, keyOf(newState, pathAttributes), newState);
+        });
+    }
+
+    /** The store key the mock gives a new state (same rule as its {@code processEvent}). */
+    private AttributeSet keyOf(String state, AttributeSet pathAttributes) {
+        if (state == null) {
+            return null;
+        }
+        AttributeSet key = attributeExtractor.fromResource(state);
+        return key.containsKey(KubernetesAttributesExtractor.PLURAL) ? key : AttributeSet.merge(pathAttributes, key);
+    }
+
+    private MockResponse watch(RecordedRequest request, RequestUri uri) {
+        String upgrade = request.getHeader("Upgrade");
+        if (upgrade == null || !upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
+            return Statuses.failure(400, "this embedded API server streams watches over WebSocket only"
+                    + " (what the fabric8 client uses); a plain HTTP watch is not supported");
+        }
+        AttributeSet scope = attributeExtractor.fromPath(uri.path());
+        Selection selection = Selection.of(uri, resourceOf(uri));
+        String since = uri.param("resourceVersion").orElse("0");
+        long sinceVersion = since.matches("\\d{1,18}") ? Long.parseLong(since) : 0;
+        return watches.open(scope, selection, sinceVersion, () -> new ArrayList<>(map.entrySet()));
+    }
+
+    private MockResponse list(RequestUri uri) {
+        Selection selection = Selection.of(uri, resourceOf(uri));
+        MockResponse response = handleGet(uri.without(SELECTORS_AND_WATCH));
+        if (response.code() != 200) {
+            return response;
+        }
+        JsonNode body = Json.parse(Statuses.body(response));
+        if (!body.path("items").isArray()) {
+            return response; // a GET by name: selectors do not apply
+        }
+        ArrayNode selected = Json.array();
+        body.path("items").values().stream().filter(selection::matches).forEach(selected::add);
+        ((ObjectNode) body).set("items", selected);
+        return Statuses.json(200, body);
+    }
+
+    /** Deletes the selected objects one by one; the mock alone would delete every object of the resource. */
+    private MockResponse deleteCollection(RequestUri uri) {
+        MockResponse listed = list(uri);
+        JsonNode body = Json.parse(Statuses.body(listed));
+        if (listed.code() != 200 || !body.path("items").isArray()) {
+            return listed;
+        }
+        List<JsonNode> deleted = new ArrayList<>();
+        for (JsonNode item : body.path("items").values()) {
+            MockResponse response = handleDelete(objectPath(uri.path(), item.path("metadata")));
+            if (response.code() == 200) {
+                deleted.add(Json.parse(Statuses.body(response)));
+            }
+        }
+        ((ObjectNode) body).set("items", Json.array().addAll(deleted));
+        return Statuses.json(200, body);
+    }
+
+    /** {@code /api/v1/pods} + ns/name → {@code /api/v1/namespaces/ns/pods/name}. */
+    private static String objectPath(String collectionPath, JsonNode metadata) {
+        String namespace = metadata.path("namespace").asString("");
+        String name = metadata.path("name").asString("");
+        if (namespace.isEmpty() || collectionPath.contains("/namespaces/")) {
+            return collectionPath + "/" + name;
+        }
+        int plural = collectionPath.lastIndexOf('/');
+        return collectionPath.substring(0, plural) + "/namespaces/" + namespace + collectionPath.substring(plural)
+                + "/" + name;
+    }
+
+    private String resourceOf(RequestUri uri) {
+        var plural = attributeExtractor.fromPath(uri.path()).getAttribute(KubernetesAttributesExtractor.PLURAL);
+        return plural == null ? "" : plural.getValues().getFirst().toString();
+    }
+
+    private MockResponse mergePatch(String path, String body) {
+        Headers headers = Headers.builder().add("Content-Type", MERGE_PATCH).build();
+        return handlePatch(new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, path, headers,
+                new Buffer(body.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /** The request body as text, leaving it unread for the mock ({@code getUtf8Body()} empties it). */
+    private static String bodyOf(RecordedRequest request) {
+        return request.getBody() == null ? "" : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode requestJson(RecordedRequest request) {
+        try {
+            return Json.parse(bodyOf(request));
+        } catch (JacksonException e) {
+            throw new BadRequestException("the request body is not valid JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private static boolean hasJsonBody(RecordedRequest request) {
+        String contentType = request.getHeader("Content-Type");
+        return contentType != null && contentType.contains("json") && request.getBody() != null
+                && request.getBody().size() > 0;
+    }
+
+    private static boolean isStrategicMergePatch(RecordedRequest request) {
+        String contentType = request.getHeader("Content-Type");
+        return contentType != null && contentType.startsWith("application/strategic-merge-patch+json");
+    }
+
+    /** The mock answers some errors with no body or with reason "Invalid" whatever the code; clients read both. */
+    private MockResponse withStatusBody(MockResponse response, RecordedRequest request) {
+        if (response.code() < 400) {
+            if (response.getHeaders().header("Content-Type") == null && Statuses.body(response).startsWith("{")) {
+                response.setHeader("Content-Type", "application/json");
+            }
+            return response;
+        }
+        String message = defaultMessage(response.code(), request);
+        String body = Statuses.body(response);
+        if (body.startsWith("{")) {
+            JsonNode parsed = Json.parse(body);
+            if (parsed.path("kind").asString("").equals("Status") && parsed.hasNonNull("message")) {
+                message = parsed.path("message").asString();
+            }
+        }
+        return Statuses.failure(response.code(), message);
+    }
+
+    private String defaultMessage(int code, RecordedRequest request) {
+        AttributeSet target = attributeExtractor.fromPath(RequestUri.parse(request.getPath()).path());
+        var name = target.getAttribute(KubernetesAttributesExtractor.NAME);
+        var plural = target.getAttribute(KubernetesAttributesExtractor.PLURAL);
+        if (code == 404 && name != null && plural != null) {
+            return plural.getValues().getFirst() + " \"" + name.getValues().getFirst() + "\" not found";
+        }
+        return code == 404 ? "the server could not find the requested resource" : "request failed with " + code;
+    }
+}

@@ -1,5 +1,6 @@
 package io.hami.scheduler.extender;
 
+import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.fit.NodePlacement;
@@ -51,7 +52,8 @@ public final class Extender {
         List<String> candidates = candidates(args);
         PodRequest request = PodRequest.of(pod, backends);
         if (request.isEmpty()) {
-            return FilterResult.of(candidates, Map.of());
+            return args.nodeNames() == null && args.nodes() != null
+                    ? new FilterResult(args.nodes(), null, Map.of(), null, "") : FilterResult.of(candidates, Map.of());
         }
         NodePlacement.Policy placement;
         try {
@@ -74,6 +76,11 @@ public final class Extender {
             }
         }
         observer.filtered(pod, fitting, failed, java.time.Duration.ofNanos(System.nanoTime() - start));
+        if (args.nodeNames() == null && args.nodes() != null) {
+            // nodeCacheCapable: false — kube-scheduler sent whole Node objects and expects them back.
+            var kept = args.nodes().getItems().stream().filter(n -> fitting.contains(n.getMetadata().getName())).toList();
+            return new FilterResult(new NodeList(args.nodes().getApiVersion(), kept, args.nodes().getKind(), null), null, failed, null, "");
+        }
         return FilterResult.of(fitting, failed);
     }
 

@@ -55,13 +55,27 @@ public final class HandshakeLoop {
             return;
         }
         var now = clock.instant();
-        for (Node node : nodes.get()) {
-            String name = node.getMetadata().getName();
+        for (Node cached : nodes.get()) {
+            String name = cached.getMetadata().getName();
+            var verdicts = verdicts(cached, now);
+            Node node = cached;
+            if (verdicts.values().stream().anyMatch(v -> v.handshakeToWrite().isPresent() || !v.healthy())) {
+                // About to write: decide on the node as it is now, not as the informer last saw it (as upstream does).
+                try {
+                    node = client.nodes().withName(name).get();
+                } catch (KubernetesClientException e) {
+                    LOG.warn("node {}: cannot re-read before the handshake write, retrying next round: {}", name, e.getMessage());
+                    continue;
+                }
+                if (node == null) {
+                    continue;
+                }
+                verdicts = verdicts(node, now);
+            }
             boolean changed = false;
             for (DeviceBackend b : backends.all()) {
-                String key = name + "/" + b.vendor();
-                HealthVerdict v = b.checkHealth(node, now, memory.getOrDefault(key, HealthMemory.NONE));
-                memory.put(key, v.memory());
+                HealthVerdict v = verdicts.get(b.vendor());
+                memory.put(name + "/" + b.vendor(), v.memory());
                 var patch = new HashMap<String, String>();
                 v.handshakeToWrite().ifPresent(value -> b.keys().handshakeKey().ifPresent(k -> patch.put(k, value)));
                 if (!v.healthy()) {
@@ -72,7 +86,8 @@ public final class HandshakeLoop {
                 }
                 boolean flipped = inventory.setHealthy(name, b.vendor(), v.healthy());
                 if (flipped) {
-                    LOG.info("node {}: {} devices {}", name, b.vendor(), v.healthy() ? "available again" : "withdrawn: handshake unanswered and no allocatable devices");
+                    LOG.info("node {}: {} devices {}", name, b.vendor(),
+                            v.healthy() ? "available again" : "withdrawn: handshake unanswered and no allocatable devices");
                 }
                 changed |= flipped || v.refresh();
                 observer.verdict(name, b.vendor(), v);
@@ -81,6 +96,16 @@ public final class HandshakeLoop {
                 inventory.refresh(node);
             }
         }
+    }
+
+    /** Every vendor's verdict on {@code node}, without remembering anything yet. */
+    private Map<String, HealthVerdict> verdicts(Node node, java.time.Instant now) {
+        var out = new HashMap<String, HealthVerdict>();
+        String name = node.getMetadata().getName();
+        for (DeviceBackend b : backends.all()) {
+            out.put(b.vendor(), b.checkHealth(node, now, memory.getOrDefault(name + "/" + b.vendor(), HealthMemory.NONE)));
+        }
+        return out;
     }
 
     private void patchNode(String node, Map<String, String> annotations) {

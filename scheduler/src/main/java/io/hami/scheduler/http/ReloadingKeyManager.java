@@ -7,17 +7,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
@@ -92,14 +95,17 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
     static PrivateKey readKey(Path file) throws IOException, GeneralSecurityException {
         try (Reader r = Files.newBufferedReader(file); PEMParser parser = new PEMParser(r)) {
             Object o = parser.readObject();
-            var converter = new JcaPEMKeyConverter();
-            return switch (o) {
-                case PEMKeyPair pair -> converter.getKeyPair(pair).getPrivate();
+            // Bouncy Castle reads every form; its PKCS#8 re-encoding names the EC curve where the JDK looks for it.
+            var converter = new JcaPEMKeyConverter().setProvider(new BouncyCastleProvider());
+            PrivateKey key = switch (o) {
+                case PEMKeyPair pair -> converter.getPrivateKey(pair.getPrivateKeyInfo());
                 case PrivateKeyInfo info -> converter.getPrivateKey(info);
                 case null -> throw new GeneralSecurityException("no PEM private key in " + file);
                 default -> throw new GeneralSecurityException("unsupported key in " + file + ": " + o.getClass().getSimpleName()
                         + " (want an unencrypted PKCS#8, RSA or EC private key)");
             };
+            String algorithm = key.getAlgorithm().equals("ECDSA") ? "EC" : key.getAlgorithm(); // Bouncy Castle's name for EC
+            return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
         }
     }
 

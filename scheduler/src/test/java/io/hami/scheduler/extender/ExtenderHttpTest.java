@@ -61,6 +61,17 @@ class ExtenderHttpTest {
     }
 
     @Test
+    void withoutNodeCacheTheFittingNodeObjectsComeBack() throws Exception {
+        var pod = f.pod("objects", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
+        var nodes = f.client.getKubernetesSerialization().asJson(f.client.nodes().list());
+        var r = JSON.readTree(f.post("/filter", "{\"Pod\":" + f.podJson(pod) + ",\"Nodes\":" + nodes + "}").body());
+        assertThat(r.get("NodeNames").isNull()).isTrue();
+        assertThat(r.get("Nodes").get("items").valueStream().map(n -> n.get("metadata").get("name").asString()).toList())
+                .containsExactly("gpu-2");
+        assertThat(r.get("FailedNodes").get("gpu-1").asString()).isEqualTo("2/2 CardInsufficientMemory");
+    }
+
+    @Test
     void prioritizeFavoursTheFullerNodeUnderBinpack() throws Exception {
         var pod = f.pod("p1", container("c", "nvidia.com/gpu", "1"));
         var busy = f.pod("busy", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000"));

@@ -1,0 +1,90 @@
+package io.hami.scheduler.handshake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.codec.LegacyRegisterCodec;
+import io.hami.protocol.device.DeviceInfo;
+import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.SchedulerFixture;
+import io.hami.scheduler.extender.SchedulingPolicy;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** D3 against the API server: stamps, expiry with and without allocatable devices, recovery. */
+class HandshakeLoopTest {
+    final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-08-01T06:00:00Z"));
+    final Clock clock = new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now.get();
+        }
+    };
+
+    @Test
+    void unansweredHandshakeWithNoAllocatableWithdrawsTheVendorUntilThePluginAnswers() throws Exception {
+        try (var server = EmbeddedApiServer.start(); var client = server.newClient()) {
+            var hcu = new DeviceInfo("HCU-1", 0, 10, 16000, 100, "HCU-Z100", 0, "hami-core", true);
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n")
+                    .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcu))).endMetadata()
+                    .withNewStatus().addToAllocatable("hygon.com/hcunum", new Quantity("0")).endStatus().build()).create();
+            try (var app = SchedulerApp.start(client, SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5)),
+                    new PrometheusRegistry(), clock)) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> hcuDevices(app) == 1);
+
+                app.handshake().round();
+                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(handshake(client)).isEqualTo("Requesting_2026-08-01 06:00:00"));
+                assertThat(hcuDevices(app)).isEqualTo(1);
+
+                now.set(now.get().plusSeconds(60));
+                app.handshake().round();
+                assertThat(hcuDevices(app)).as("within 60 s the plugin still has time").isEqualTo(1);
+
+                now.set(now.get().plusSeconds(1));
+                app.handshake().round();
+                await().atMost(Duration.ofSeconds(5)).until(() -> handshake(client) == null);
+                assertThat(hcuDevices(app)).as("expired and nothing allocatable: withdrawn").isZero();
+
+                // The plugin comes back: it answers and the kubelet advertises devices again.
+                client.nodes().withName("n").edit(n -> new NodeBuilder(n).editMetadata()
+                        .addToAnnotations("hami.io/node-handshake-hcu", "Reported_2026-08-01 06:01:01").endMetadata()
+                        .editStatus().addToAllocatable("hygon.com/hcunum", new Quantity("10")).endStatus().build());
+                await().atMost(Duration.ofSeconds(5)).until(() -> "Reported_2026-08-01 06:01:01".equals(handshake(client)));
+                await().atMost(Duration.ofSeconds(5)).until(() -> {
+                    app.handshake().round();
+                    return hcuDevices(app) == 1;
+                });
+                assertThat(handshake(client)).startsWith("Requesting_");
+            }
+        }
+    }
+
+    static int hcuDevices(SchedulerApp app) {
+        return app.index().snapshot("n").map(s -> s.view().devicesOf("HCU").size()).orElse(0);
+    }
+
+    static String handshake(io.fabric8.kubernetes.client.KubernetesClient client) {
+        var a = client.nodes().withName("n").get().getMetadata().getAnnotations();
+        return a == null ? null : a.get("hami.io/node-handshake-hcu");
+    }
+}

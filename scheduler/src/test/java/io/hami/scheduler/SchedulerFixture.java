@@ -74,6 +74,25 @@ public final class SchedulerFixture implements AutoCloseable {
         return client.nodes().resource(node).create();
     }
 
+    public Node mthreadsNode(String name, int gpus) {
+        var node = new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewStatus()
+                .addToCapacity("mthreads.com/sgpu-core", new Quantity(String.valueOf(gpus * 16)))
+                .addToCapacity("mthreads.com/sgpu-memory", new Quantity(String.valueOf(gpus * 96)))
+                .endStatus().build();
+        return client.nodes().resource(node).create();
+    }
+
+    /** A node with NVIDIA GPUs and Hygon HCUs side by side. */
+    public Node mixedNode(String name, DeviceInfo gpu, DeviceInfo hcu) {
+        var node = new NodeBuilder().withNewMetadata().withName(name)
+                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpu)))
+                .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcu))).endMetadata()
+                .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("10"))
+                .addToAllocatable("hygon.com/hcunum", new Quantity("10")).endStatus().build();
+        return client.nodes().resource(node).create();
+    }
+
     public void awaitNodes(String... names) {
         await().atMost(Duration.ofSeconds(10)).until(() -> app.index().nodeNames().containsAll(List.of(names)));
     }

@@ -63,7 +63,9 @@ class ExtenderHttpTest {
     @Test
     void withoutNodeCacheTheFittingNodeObjectsComeBack() throws Exception {
         var pod = f.pod("objects", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
-        var nodes = f.client.getKubernetesSerialization().asJson(f.client.nodes().list());
+        var list = f.client.nodes().list();
+        list.setItems(list.getItems().stream().filter(n -> java.util.Set.of("gpu-1", "gpu-2", "hcu-1").contains(n.getMetadata().getName())).toList());
+        var nodes = f.client.getKubernetesSerialization().asJson(list);
         var r = JSON.readTree(f.post("/filter", "{\"Pod\":" + f.podJson(pod) + ",\"Nodes\":" + nodes + "}").body());
         assertThat(r.get("NodeNames").isNull()).isTrue();
         assertThat(r.get("Nodes").get("items").valueStream().map(n -> n.get("metadata").get("name").asString()).toList())
@@ -104,6 +106,56 @@ class ExtenderHttpTest {
         assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"m1\",\"PodNamespace\":\"default\",\"Node\":\"mlu-1\"}").body())
                 .get("Error").asString()).isEmpty();
         assertThat(f.annotations("m1").get("hami.io/cambricon-mlu-devices-allocated")).matches("mlu-1-cambricon-mlu-[01],MLU,1024,100:;");
+    }
+
+    static String bind(String pod, String node) throws Exception {
+        return JSON.readTree(f.post("/bind", "{\"PodName\":\"" + pod + "\",\"PodNamespace\":\"default\",\"Node\":\"" + node + "\"}").body())
+                .get("Error").asString();
+    }
+
+    @Test
+    void mooreThreadsPodsAreBoundOnCapacityDiscoveredDevices() throws Exception {
+        f.mthreadsNode("mt-1", 2);
+        f.awaitNodes("mt-1");
+        var pod = f.pod("mt", container("c", "mthreads.com/vgpu", "1", "mthreads.com/sgpu-memory", "8", "mthreads.com/sgpu-core", "4"));
+        assertThat(filter(f.podJson(pod), names("mt-1", "gpu-1")).get("NodeNames").toString()).isEqualTo("[\"mt-1\"]");
+        assertThat(bind("mt", "mt-1")).isEmpty();
+        assertThat(f.annotations("mt").get("hami.io/mthreads-vgpu-devices-allocated")).matches("mt-1-mthreads-[01],Mthreads,4096,4:;");
+    }
+
+    @Test
+    void aTwoVendorMultiContainerPodGetsOneIndexAlignedStringPerVendor() throws Exception {
+        f.mixedNode("mixed-1", gpu("GPU-m", 0, 8000), new DeviceInfo("HCU-m", 0, 10, 16000, 100, "HCU-Z100", 0, "hami-core", true));
+        f.awaitNodes("mixed-1");
+        var pod = f.pod("two", container("sidecar", "cpu", "1"),
+                container("train", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000", "nvidia.com/gpucores", "30"),
+                container("infer", "hygon.com/hcunum", "1", "hygon.com/hcumem", "1000", "hygon.com/hcucores", "10"));
+        var result = filter(f.podJson(pod), names("mixed-1", "gpu-1", "hcu-1"));
+        assertThat(result.get("NodeNames").toString()).isEqualTo("[\"mixed-1\"]");
+        assertThat(result.get("FailedNodes").get("gpu-1").asString()).isEqualTo("NodeInsufficientDevice");
+        assertThat(bind("two", "mixed-1")).isEmpty();
+        assertThat(f.annotations("two"))
+                .containsEntry("hami.io/vgpu-devices-allocated", ";GPU-m,NVIDIA,3000,30:;;")
+                .containsEntry("hami.io/vgpu-devices-to-allocate", ";GPU-m,NVIDIA,3000,30:;;")
+                .containsEntry("hami.io/hcu-devices-allocated", ";;HCU-m,HCU,1000,10:;");
+    }
+
+    @Test
+    void typeSelectorsNarrowTheNodesAndSpreadNodePolicyReversesPriority() throws Exception {
+        f.client.nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("t4-1")
+                .addToAnnotations("hami.io/node-nvidia-register", io.hami.protocol.codec.NvidiaRegisterCodec.encode(java.util.List.of(
+                        new DeviceInfo("GPU-t4", 0, 10, 16000, 100, "NVIDIA-Tesla T4", 0, "hami-core", true)))).endMetadata().build()).create();
+        f.awaitNodes("t4-1");
+        var t4only = f.client.pods().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("t4").addToAnnotations("nvidia.com/use-gputype", "t4")
+                .addToAnnotations("hami.io/node-scheduler-policy", "spread").endMetadata()
+                .withNewSpec().withContainers(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000")).endSpec().build()).create();
+        var result = filter(f.podJson(t4only), names("t4-1", "gpu-1"));
+        assertThat(result.get("NodeNames").toString()).isEqualTo("[\"t4-1\"]");
+        assertThat(result.get("FailedNodes").get("gpu-1").asString()).isEqualTo("2/2 CardTypeMismatch");
+        // Under spread the emptier node ranks higher; gpu-2 carries a pod from another test or none, gpu-1 and t4-1 none.
+        var ranked = JSON.readTree(f.post("/prioritize", "{\"Pod\":" + f.podJson(t4only) + ",\"NodeNames\":" + names("t4-1") + "}").body());
+        assertThat(ranked.get(0).get("Score").asLong()).isEqualTo(10);
     }
 
     @Test

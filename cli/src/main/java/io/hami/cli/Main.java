@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "hami-java: GPU and accelerator sharing for Kubernetes, wire-compatible with HAMi.",
-        subcommands = {AnnotationCommand.class, SchedulerCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {AnnotationCommand.class, SchedulerCommand.class, io.hami.cli.plugin.PluginCommand.class, io.hami.cli.inspect.InspectCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -27,7 +27,20 @@ public final class Main implements Runnable {
 
     /** The configured command line; tests redirect its output with {@code setOut}/{@code setErr}. */
     public static CommandLine commandLine() {
-        return new CommandLine(new Main());
+        return new CommandLine(new Main()).setExecutionExceptionHandler(Main::failed);
+    }
+
+    /**
+     * One line on stderr for what an operator can fix (bad flags, config files, an unreachable cluster), exit 2
+     * for invalid input and 1 otherwise; a stack trace only for what looks like a bug.
+     */
+    private static int failed(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        boolean invalidInput = e instanceof IllegalArgumentException || e instanceof io.hami.protocol.config.DeviceConfigException;
+        cl.getErr().println(cl.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+        if (!invalidInput && !(e instanceof java.io.IOException) && !(e instanceof io.fabric8.kubernetes.client.KubernetesClientException)) {
+            e.printStackTrace(cl.getErr());
+        }
+        return invalidInput ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;
     }
 
     @Override

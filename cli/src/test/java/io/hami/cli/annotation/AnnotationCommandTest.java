@@ -42,7 +42,7 @@ class AnnotationCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "hami.io/node-nvidia-register|" + "[{\"id\":\"GPU-a\",\"count\":10,\"devmem\":1024,\"devcore\":100,\"type\":\"NVIDIA-A<1>&\",\"mode\":\"hami-core\",\"health\":true}]",
+            "hami.io/node-nvidia-register|" + "[{\"id\":\"GPU-a\",\"count\":10,\"devmem\":1024,\"devcore\":100,\"type\":\"NVIDIA-A\\u003c1\\u003e\\u0026\",\"mode\":\"hami-core\",\"health\":true}]",
             "hami.io/node-hcu-register|HCU-1,10,16384,100,HCU-Z100,0,true,0,hami-core:HCU-2,10,16384,100,HCU-Z100,1,false,1,:",
             "hami.io/vgpu-devices-to-allocate|GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448,NVIDIA,3000,0:;GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448,NVIDIA,5000,0:;",
             "hami.io/vgpu-devices-allocated|;",

@@ -41,10 +41,19 @@ final class Discovery {
                     new Resource("replicasets", "ReplicaSet", true, List.of("rs"))),
             "batch/v1", List.of(new Resource("jobs", "Job", true, List.of())),
             "coordination.k8s.io/v1", List.of(new Resource("leases", "Lease", true, List.of())),
-            "events.k8s.io/v1", List.of(new Resource("events", "Event", true, List.of("ev"))));
+            "events.k8s.io/v1", List.of(new Resource("events", "Event", true, List.of("ev"))),
+            "rbac.authorization.k8s.io/v1", List.of(
+                    new Resource("clusterroles", "ClusterRole", false, List.of()),
+                    new Resource("clusterrolebindings", "ClusterRoleBinding", false, List.of()),
+                    new Resource("roles", "Role", true, List.of()),
+                    new Resource("rolebindings", "RoleBinding", true, List.of())),
+            "admissionregistration.k8s.io/v1", List.of(
+                    new Resource("mutatingwebhookconfigurations", "MutatingWebhookConfiguration", false, List.of()),
+                    new Resource("validatingwebhookconfigurations", "ValidatingWebhookConfiguration", false, List.of())));
 
     private static final List<String> GROUP_VERSIONS =
-            List.of("apps/v1", "batch/v1", "coordination.k8s.io/v1", "events.k8s.io/v1");
+            List.of("apps/v1", "batch/v1", "coordination.k8s.io/v1", "events.k8s.io/v1", "rbac.authorization.k8s.io/v1",
+                    "admissionregistration.k8s.io/v1");
 
     private Discovery() {}
 

@@ -1,0 +1,96 @@
+package io.hami.cli.plugin;
+
+import io.hami.cli.options.DeviceConfigOption;
+import io.hami.plugin.PluginApp;
+import io.hami.plugin.PluginStartException;
+import io.hami.plugin.config.HostPaths;
+import io.hami.plugin.config.NodeConfigFile;
+import io.hami.plugin.config.Sharing;
+import io.hami.plugin.config.Timings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code hami plugin}: the device plugin of one vendor on this node. */
+@Command(name = "plugin", mixinStandardHelpOptions = true,
+        description = "Run the device plugin of one vendor on this node (kubelet device-plugin API v1beta1).")
+public final class PluginCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginCommand.class);
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--backend", required = true, paramLabel = "VENDOR", description = "nvidia, cambricon, mthreads or hygon.")
+    String backend;
+
+    @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name. Default: env NODE_NAME.")
+    String nodeName;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig file. Default: in-cluster, then ~/.kube/config.")
+    Path kubeconfig;
+
+    @Option(names = "--device-plugin-dir", paramLabel = "DIR",
+            description = "Directory of kubelet.sock and the plugin sockets. Default: /var/lib/kubelet/device-plugins.")
+    Path devicePluginDir = PluginApp.Settings.DEFAULT_DEVICE_PLUGIN_DIR;
+
+    @Option(names = "--library", paramLabel = "PATH",
+            description = "Vendor library file, or a directory holding it under its SONAME. Default: the SONAME, found by the dynamic linker.")
+    Path library;
+
+    @Mixin
+    DeviceConfigOption deviceConfig;
+
+    @Option(names = "--device-split-count", paramLabel = "N", description = "Tasks that may share one device. Default: the device config (NVIDIA 10), HCU 4.")
+    Integer splitCount;
+
+    @Option(names = "--device-memory-scaling", paramLabel = "X", description = "Memory advertised per device as a multiple of the real size. Default: 1.")
+    Double memoryScaling;
+
+    @Option(names = "--device-core-scaling", paramLabel = "X", description = "Cores advertised per device as a multiple of 100. Default: 1.")
+    Double coreScaling;
+
+    @Option(names = "--node-config-file", paramLabel = "FILE",
+            description = "Upstream's per-node config.json ({\"nodeconfig\":[{\"name\":...}]}); the entry for this node overrides the values above. Default: /config/config.json when present.")
+    Path nodeConfigFile;
+
+    @Option(names = "--host-root", paramLabel = "DIR", description = "Root of the host's device nodes and HAMi-core folders (for tests). Default: /.")
+    Path hostRoot;
+
+    @Override
+    public Integer call() throws Exception {
+        String node = nodeName != null ? nodeName : System.getenv("NODE_NAME");
+        var sharing = new Sharing(splitCount == null ? OptionalInt.empty() : OptionalInt.of(splitCount),
+                memoryScaling == null ? OptionalDouble.empty() : OptionalDouble.of(memoryScaling),
+                coreScaling == null ? OptionalDouble.empty() : OptionalDouble.of(coreScaling));
+        Path perNode = nodeConfigFile != null ? nodeConfigFile : Path.of("/config/config.json");
+        if (node != null && Files.isReadable(perNode)) {
+            sharing = sharing.overriddenBy(NodeConfigFile.read(perNode, node));
+        }
+        var settings = new PluginApp.Settings(backend, node, kubeconfig, devicePluginDir, library, deviceConfig.load(), sharing,
+                hostRoot == null ? HostPaths.DEFAULTS : HostPaths.under(hostRoot), Timings.DEFAULTS);
+        PluginApp app;
+        try {
+            app = PluginApp.start(settings);
+        } catch (PluginStartException e) {
+            spec.commandLine().getErr().println("hami plugin: " + e.getMessage());
+            return 1;
+        }
+        LOG.info("hami plugin {} serving node {} from {}", backend, node, devicePluginDir);
+        var stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.close();
+            stop.countDown();
+        }));
+        stop.await();
+        return 0;
+    }
+}

@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# hami-java/device-plugin-nvidia: `hami plugin --backend nvidia` on a Java 25 runtime cut down with jlink, plus
+# HAMi-core (libvgpu.so), the CUDA interposer that enforces the memory and core limits inside containers. HAMi-core
+# is upstream's C library; it is taken prebuilt from upstream's image (HAMI_CORE_IMAGE), and the DaemonSet's init
+# container installs it on the host with install-hami-core.sh.
+# Build from the repository root, after `./mvnw -pl cli -am package -DskipTests`:
+#   docker build -f deploy/docker/device-plugin-nvidia.Dockerfile -t hami-java/device-plugin-nvidia:0.1.0 .
+ARG JDK_IMAGE=eclipse-temurin:25-jdk
+ARG BASE_IMAGE=debian:trixie-slim
+ARG HAMI_CORE_IMAGE=projecthami/hami:v2.9.0
+
+# Build stage: the JDK only links the runtime; nothing of it reaches the final image but /jre.
+FROM ${JDK_IMAGE} AS runtime
+COPY cli/target/hami.jar /dist/hami.jar
+COPY cli/target/lib/ /dist/lib/
+COPY deploy/docker/jlink-runtime.sh /usr/local/bin/jlink-runtime.sh
+RUN jlink-runtime.sh /dist /jre
+
+# Upstream ships the library as /k8s-vgpu/lib/nvidia/libvgpu.so.<version>; give it its plain name.
+FROM ${HAMI_CORE_IMAGE} AS hami-core
+FROM ${BASE_IMAGE} AS vgpu
+COPY --from=hami-core /k8s-vgpu/lib/nvidia/ /upstream/
+RUN set -eu; set -- /upstream/libvgpu.so.*; [ $# -eq 1 ] && [ -f "$1" ]; mkdir /vgpu; cp "$1" /vgpu/libvgpu.so
+
+FROM ${BASE_IMAGE}
+COPY --from=runtime /jre /opt/hami/jre
+COPY cli/target/lib/ /opt/hami/lib/
+COPY cli/target/hami.jar /opt/hami/hami.jar
+COPY --from=vgpu /vgpu/libvgpu.so /opt/hami/vgpu/libvgpu.so
+COPY deploy/docker/install-hami-core.sh /opt/hami/bin/install-hami-core.sh
+# The NVIDIA container runtime then mounts NVML (libnvidia-ml.so.1) and the device nodes into the plugin.
+ENV NVIDIA_VISIBLE_DEVICES=all \
+    NVIDIA_DRIVER_CAPABILITIES=utility \
+    NVIDIA_DISABLE_REQUIRE=true
+ENTRYPOINT ["/opt/hami/jre/bin/java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/hami/hami.jar", "plugin", "--backend", "nvidia"]

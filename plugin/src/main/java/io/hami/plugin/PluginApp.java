@@ -1,0 +1,224 @@
+package io.hami.plugin;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.kube.client.KubeClients;
+import io.hami.kube.lock.NodeLockClient;
+import io.hami.nativebind.NativeLibraryException;
+import io.hami.nativebind.VendorStatusException;
+import io.hami.plugin.allocate.EntryAllocation;
+import io.hami.plugin.config.HostPaths;
+import io.hami.plugin.config.Sharing;
+import io.hami.plugin.config.Timings;
+import io.hami.plugin.health.HealthBoard;
+import io.hami.plugin.health.HealthWatcher;
+import io.hami.plugin.register.HandshakeResponder;
+import io.hami.plugin.register.RegisterLoop;
+import io.hami.plugin.registration.Endpoint;
+import io.hami.plugin.registration.KubeletRegistrar;
+import io.hami.plugin.registration.RegistrationSupervisor;
+import io.hami.plugin.server.AllocationHandler;
+import io.hami.plugin.server.CapacityAllocation;
+import io.hami.plugin.server.DeviceListFeed;
+import io.hami.plugin.server.DevicePluginService;
+import io.hami.plugin.server.ResourceServer;
+import io.hami.plugin.server.UnixSockets;
+import io.hami.plugin.spi.KubeletResource;
+import io.hami.plugin.spi.PhysicalDevice;
+import io.hami.plugin.spi.VendorPlugin;
+import io.hami.plugin.vendor.VendorPlugins;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackends;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One device-plugin process for one vendor: the vendor library, a gRPC server per kubelet resource on its Unix
+ * socket, kubelet registration kept alive, health watch, Allocate, and the register loop and handshake where
+ * the vendor publishes on its Node. {@link #close()} stops everything and removes the sockets.
+ */
+public final class PluginApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginApp.class);
+    /** The plugin only reads and releases the node lock; the timeout matters to the scheduler, which takes it. */
+    private static final Duration LOCK_TIMEOUT = Duration.ofMinutes(5);
+
+    /**
+     * @param backend         {@code nvidia}, {@code cambricon}, {@code mthreads} or {@code hygon}
+     * @param nodeName        this node (the CLI defaults it to env {@code NODE_NAME})
+     * @param kubeconfig      a kubeconfig file, or null for in-cluster then {@code ~/.kube/config}
+     * @param devicePluginDir the kubelet's device-plugin directory, holding {@code kubelet.sock}
+     * @param library         the vendor library (file, or folder of files named by SONAME), or null for the SONAME
+     * @param deviceConfig    resource names and NVIDIA's node defaults ({@code device-config.yaml})
+     * @param sharing         split count and scalings over the vendor defaults (CLI, then the per-node file)
+     * @param paths           host paths of device nodes and HAMi-core's folders
+     * @param timings         periods and waits
+     */
+    public record Settings(String backend, String nodeName, Path kubeconfig, Path devicePluginDir, Path library,
+                           DeviceConfig deviceConfig, Sharing sharing, HostPaths paths, Timings timings) {
+        public static final Path DEFAULT_DEVICE_PLUGIN_DIR = Path.of("/var/lib/kubelet/device-plugins");
+
+        public Settings {
+            Objects.requireNonNull(backend, "backend");
+            Objects.requireNonNull(devicePluginDir, "devicePluginDir");
+            Objects.requireNonNull(deviceConfig, "deviceConfig");
+            Objects.requireNonNull(sharing, "sharing");
+            Objects.requireNonNull(paths, "paths");
+            Objects.requireNonNull(timings, "timings");
+            if (nodeName == null || nodeName.isBlank()) {
+                throw new IllegalArgumentException("the node name is required: pass it or set NODE_NAME");
+            }
+            if (!VendorPlugins.NAMES.contains(backend)) {
+                throw new IllegalArgumentException("unknown backend " + backend + "; one of " + VendorPlugins.NAMES);
+            }
+        }
+    }
+
+    private final VendorPlugin vendor;
+    private final RegistrationSupervisor registration;
+    private final RegisterLoop register;
+    private final Deque<AutoCloseable> resources;
+
+    private PluginApp(VendorPlugin vendor, RegistrationSupervisor registration, RegisterLoop register,
+                      Deque<AutoCloseable> resources) {
+        this.vendor = vendor;
+        this.registration = registration;
+        this.register = register;
+        this.resources = resources;
+    }
+
+    /** Connects to the cluster of {@code settings.kubeconfig()} and starts; the client is closed with the app. */
+    public static PluginApp start(Settings settings) throws PluginStartException {
+        KubernetesClient client;
+        try {
+            client = KubeClients.connect(settings.kubeconfig());
+        } catch (IOException e) {
+            throw new PluginStartException("cannot connect to the cluster: " + e.getMessage(), e);
+        }
+        try {
+            PluginApp app = start(client, settings, Clock.systemUTC());
+            app.resources.push(client);
+            return app;
+        } catch (PluginStartException | RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    /** Starts with {@code client}, which the caller keeps and closes. */
+    public static PluginApp start(KubernetesClient client, Settings s, Clock clock) throws PluginStartException {
+        DeviceBackends backends = DeviceBackends.load(s.deviceConfig());
+        VendorPlugin vendor;
+        try {
+            vendor = VendorPlugins.open(s.backend(), s.library(), backends, s.deviceConfig(), s.sharing(), s.paths(),
+                    s.nodeName());
+        } catch (NativeLibraryException | VendorStatusException e) {
+            throw new PluginStartException("the " + s.backend() + " plugin cannot use its vendor library: " + e.getMessage(), e);
+        }
+        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        opened.push(vendor);
+        try {
+            if (vendor.devices().isEmpty()) {
+                throw new PluginStartException("the " + s.backend() + " library reports no devices on node " + s.nodeName());
+            }
+            HealthBoard board = new HealthBoard();
+            opened.push(HealthWatcher.start(vendor.openHealth(), board, vendor.devices().size(), s.timings().healthWait(),
+                    vendor.backend().vendor()));
+            UnixSockets sockets = new UnixSockets();
+            opened.push(sockets);
+            List<String> everyToAllocateKey = backends.all().stream().map(b -> b.keys().toAllocateKey()).toList();
+            NodeLockClient locks = new NodeLockClient(client, LOCK_TIMEOUT, clock);
+            List<Endpoint> endpoints = new ArrayList<>();
+            for (KubeletResource r : vendor.resources()) {
+                AllocationHandler handler = r.consumesEntries()
+                        ? new EntryAllocation(client, locks, s.nodeName(), vendor, replicaCards(r, vendor.devices()),
+                                everyToAllocateKey, s.timings().ambiguityWait())
+                        : new CapacityAllocation();
+                DevicePluginService service = new DevicePluginService(r.name(), new DeviceListFeed(r, vendor.devices(), board), handler);
+                endpoints.add(new Endpoint(r.name(),
+                        new ResourceServer(s.devicePluginDir().resolve(r.socketName()), service, sockets), service.options()));
+            }
+            RegistrationSupervisor registration = new RegistrationSupervisor(endpoints,
+                    new KubeletRegistrar(s.devicePluginDir(), sockets), s.timings().registrationRetry(), s.timings().socketCheck());
+            opened.push(registration);
+            registration.start();
+            RegisterLoop register = null;
+            var publisher = vendor.publisher();
+            if (publisher.isPresent()) {
+                register = new RegisterLoop(client, s.nodeName(), vendor.backend().keys(), publisher.get(), board,
+                        s.timings().registerPeriod(), s.timings().registerRetry());
+                opened.push(register);
+                register.start();
+                var handshakeKey = vendor.backend().keys().handshakeKey();
+                if (publisher.get().answersHandshake() && handshakeKey.isPresent()) {
+                    HandshakeResponder handshake = new HandshakeResponder(client, s.nodeName(), handshakeKey.get(), clock);
+                    opened.push(handshake);
+                    handshake.start(s.timings().handshakePoll());
+                }
+            }
+            LOG.info("{} plugin on node {}: {} devices, resources {}", s.backend(), s.nodeName(), vendor.devices().size(),
+                    vendor.resources().stream().map(KubeletResource::name).toList());
+            return new PluginApp(vendor, registration, register, opened);
+        } catch (PluginStartException | RuntimeException e) {
+            closeAll(opened);
+            if (e instanceof NativeLibraryException || e instanceof VendorStatusException) {
+                throw new PluginStartException("the " + s.backend() + " plugin cannot use its vendor library: "
+                        + e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    /** Kubelet device ID to card, over one resource's replicas. */
+    private static Map<String, PhysicalDevice> replicaCards(KubeletResource r, List<PhysicalDevice> cards) {
+        Map<String, PhysicalDevice> map = new HashMap<>();
+        for (PhysicalDevice card : cards) {
+            r.replicas().apply(card).forEach(id -> map.put(id, card));
+        }
+        return Map.copyOf(map);
+    }
+
+    public VendorPlugin vendor() {
+        return vendor;
+    }
+
+    /** Successful Register calls so far, over every resource. */
+    public int registrations() {
+        return registration.registrations();
+    }
+
+    /** Waits until every resource has been registered with the kubelet once. */
+    public boolean awaitRegistered(Duration timeout) throws InterruptedException {
+        return registration.awaitRegistered(timeout);
+    }
+
+    /** How often the register annotation was written; 0 for vendors without one. */
+    public int registerPatches() {
+        return register == null ? 0 : register.patches();
+    }
+
+    /** Stops the servers (removing their sockets), the loops and the vendor library, newest first. */
+    @Override
+    public void close() {
+        closeAll(resources);
+    }
+
+    private static void closeAll(Deque<AutoCloseable> opened) {
+        while (!opened.isEmpty()) {
+            try {
+                opened.pop().close();
+            } catch (Exception e) {
+                LOG.warn("while stopping: {}", e.getMessage());
+            }
+        }
+    }
+}

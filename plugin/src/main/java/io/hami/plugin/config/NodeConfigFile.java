@@ -1,0 +1,76 @@
+package io.hami.plugin.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Upstream's per-node device-plugin configuration ({@code config.json}, reference/upstream-plugin.md §2.2 B):
+ * {@code {"nodeconfig":[{"name":"node-1","devicesplitcount":4,"devicememoryscaling":1.5,"devicecorescaling":1}]}}.
+ * The entries named after this node apply, later ones winning; keys that are absent or null override nothing.
+ * Unlike upstream, an unreadable file is an error rather than silently ignored: a typo must not quietly change
+ * how cards are shared.
+ */
+public final class NodeConfigFile {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private NodeConfigFile() {
+    }
+
+    /** The overrides {@code file} holds for {@code node}; {@link Sharing#NONE} when it names other nodes only. */
+    public static Sharing read(Path file, String node) throws IOException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readString(file));
+        } catch (JacksonException e) {
+            throw new IOException("node config " + file + " is not valid JSON: " + e.getOriginalMessage(), e);
+        }
+        JsonNode entries = root == null ? null : root.get("nodeconfig");
+        if (entries == null || entries.isNull()) {
+            return Sharing.NONE;
+        }
+        if (!entries.isArray()) {
+            throw new IOException("node config " + file + ": nodeconfig must be a JSON array");
+        }
+        Sharing sharing = Sharing.NONE;
+        for (JsonNode entry : entries) {
+            JsonNode name = entry.get("name");
+            if (name != null && name.isString() && name.stringValue().equals(node)) {
+                try {
+                    sharing = sharing.overriddenBy(new Sharing(integer(entry, "devicesplitcount"),
+                            number(entry, "devicememoryscaling"), number(entry, "devicecorescaling")));
+                } catch (IllegalArgumentException e) {
+                    throw new IOException("node config " + file + ", node " + node + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return sharing;
+    }
+
+    private static OptionalInt integer(JsonNode entry, String key) throws IOException {
+        JsonNode v = entry.get(key);
+        if (v == null || v.isNull()) {
+            return OptionalInt.empty();
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw new IOException("node config key " + key + " must be an integer, got " + v);
+        }
+        return OptionalInt.of(v.intValue());
+    }
+
+    private static OptionalDouble number(JsonNode entry, String key) throws IOException {
+        JsonNode v = entry.get(key);
+        if (v == null || v.isNull()) {
+            return OptionalDouble.empty();
+        }
+        if (!v.isNumber()) {
+            throw new IOException("node config key " + key + " must be a number, got " + v);
+        }
+        return OptionalDouble.of(v.doubleValue());
+    }
+}

@@ -1,0 +1,117 @@
+package io.hami.plugin.register;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.kube.patch.AnnotationPatch;
+import io.hami.plugin.health.HealthBoard;
+import io.hami.plugin.spi.InventoryPublisher;
+import io.hami.protocol.codec.LegacyRegisterCodec;
+import io.hami.protocol.codec.NvidiaRegisterCodec;
+import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.spi.VendorKeys;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes the vendor's inventory in its Node register annotation (D7): every period the inventory is scanned
+ * and encoded, and the Node is patched only when the value differs from the last one written. The value is
+ * remembered only after the patch succeeded (upstream remembers it before, so a failed patch is never retried),
+ * and a failed cycle is retried after the short retry wait. A health change starts a cycle at once.
+ */
+public final class RegisterLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RegisterLoop.class);
+
+    private final KubernetesClient client;
+    private final String node;
+    private final String key;
+    private final VendorKeys.RegisterFormat format;
+    private final InventoryPublisher publisher;
+    private final HealthBoard health;
+    private final Duration period;
+    private final Duration retry;
+    private final Semaphore wake = new Semaphore(0);
+    private final AtomicInteger patches = new AtomicInteger();
+    private final Thread thread;
+    private final HealthBoard.Subscription subscription;
+    private volatile boolean running = true;
+    private String written;
+
+    public RegisterLoop(KubernetesClient client, String node, VendorKeys keys, InventoryPublisher publisher,
+                        HealthBoard health, Duration period, Duration retry) {
+        this.client = client;
+        this.node = node;
+        this.key = keys.registerKey().orElseThrow(() -> new IllegalArgumentException("the vendor has no register key"));
+        this.format = keys.registerFormat();
+        this.publisher = publisher;
+        this.health = health;
+        this.period = period;
+        this.retry = retry;
+        this.thread = Thread.ofPlatform().name("hami-register").daemon().unstarted(this::loop);
+        this.subscription = health.listen(wake::release);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /** How many times the Node was patched. */
+    public int patches() {
+        return patches.get();
+    }
+
+    private void loop() {
+        while (running) {
+            Duration next = period;
+            try {
+                cycle();
+            } catch (RuntimeException e) {
+                LOG.warn("node {}: publishing {} failed, retrying in {}: {}", node, key, retry, e.getMessage());
+                next = retry;
+            }
+            try {
+                if (wake.tryAcquire(next.toMillis(), TimeUnit.MILLISECONDS)) {
+                    wake.drainPermits();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void cycle() {
+        List<DeviceInfo> devices = publisher.scan(health.unhealthy());
+        String value = switch (format) {
+            case JSON -> NvidiaRegisterCodec.encode(devices);
+            case LEGACY -> LegacyRegisterCodec.encode(devices);
+            case NONE -> throw new IllegalStateException("no register format");
+        };
+        if (value.equals(written)) {
+            return;
+        }
+        client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
+                AnnotationPatch.mergePatch(Map.of(key, value), Map.of(), null));
+        written = value;
+        patches.incrementAndGet();
+        LOG.info("node {}: published {}={}", node, key, value);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        subscription.close();
+        thread.interrupt();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

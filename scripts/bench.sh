@@ -5,6 +5,8 @@
 #   scripts/bench.sh <module> [JMH options]
 #   scripts/bench.sh backends/protocol -wi 2 -i 3 -f 1 -w 1s -r 1s
 #   scripts/bench.sh scheduler FilterLatencyBenchmark -wi 2 -i 3 -f 1     (a class with a summarising main)
+#   scripts/bench.sh native-bindings NvmlCallBenchmark -wi 2 -i 3 -f 1
+#   scripts/bench.sh plugin AllocateLatency 1000 200                     (a plain main in the test classes)
 #
 # JMH options go to org.openjdk.jmh.Main unchanged (-h lists them; a regexp selects benchmarks).
 set -euo pipefail
@@ -17,10 +19,6 @@ if [ -z "$module" ] || [ ! -f "$root/$module/pom.xml" ]; then
 fi
 shift
 module=${module%/}
-if [ ! -d "$root/$module/src/jmh/java" ]; then
-  echo "bench: $module has no src/jmh/java" >&2
-  exit 2
-fi
 cd "$root"
 
 # JDK 23+ runs annotation processors only when asked, and JMH generates its harness with one. A test
@@ -29,12 +27,9 @@ cd "$root"
 rm -rf "$module/target/test-classes" "$module/target/generated-test-sources/test-annotations"
 # One reactor run, so sibling modules (and the protocol test-jar) resolve to their fresh build output.
 # The relative output file is written in each module's own directory.
-./mvnw -q -pl "$module" -am test-compile dependency:build-classpath -Dmaven.compiler.proc=full \
+# hardware-mocks joins the build so benchmarks that load a mock library find it built.
+./mvnw -q -pl "$module",hardware-mocks -am test-compile dependency:build-classpath -Dmaven.compiler.proc=full \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
-if [ ! -f "$module/target/test-classes/META-INF/BenchmarkList" ]; then
-  echo "bench: no JMH benchmark list was generated in $module/target/test-classes" >&2
-  exit 1
-fi
 
 cd "$module"
 main=org.openjdk.jmh.Main
@@ -43,4 +38,10 @@ if [ $# -gt 0 ] && [ -f "$(find target/test-classes -name "$1.class" -print -qui
   main=$(find target/test-classes -name "$1.class" -print -quit | sed 's#target/test-classes/##; s#\.class$##; s#/#.#g')
   shift
 fi
-exec java -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" "$main" "$@"
+if [ "$main" = org.openjdk.jmh.Main ] && [ ! -f target/test-classes/META-INF/BenchmarkList ]; then
+  echo "bench: no JMH benchmark list was generated in $module/target/test-classes" >&2
+  exit 1
+fi
+exec java --enable-native-access=ALL-UNNAMED -Dhami.mocks.dir="$root/hardware-mocks/target/native" \
+  -Dlogback.configurationFile="$root/scheduler/src/test/resources/logback-test.xml" \
+  -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" "$main" "$@"

@@ -31,7 +31,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * One nvmlDeviceGetMemoryInfo call into the NVML mock through the FFM binding and through JNA, plus the
- * safe wrapper (handle lookup, confined arena, v2 struct, record) for scale. Run with native-bindings/bench.sh.
+ * safe wrapper (handle lookup, confined arena, v2 struct, record) for scale. Run with scripts/bench.sh native-bindings NvmlCallBenchmark.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

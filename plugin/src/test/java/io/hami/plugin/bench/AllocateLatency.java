@@ -21,7 +21,7 @@ import java.util.Map;
  * (lock, decision patch, binding), times one Allocate (find the pod, consume the entry, HAMi-core response,
  * success, lock release: 6 API calls) and deletes the pod. Prints p50/p90/p99/max over the measured rounds.
  *
- * <p>Run with {@code plugin/bench.sh [rounds] [warm-up rounds]}.
+ * <p>Run with {@code scripts/bench.sh plugin AllocateLatency [rounds] [warm-up rounds]}.
  */
 public final class AllocateLatency {
     private static final String NODE = "bench-node";

@@ -37,7 +37,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 /**
  * Filter latency over every node of a large cluster (issue 4): N nodes × 8 GPUs with 40,000 running pods in
  * the usage index, one pod asking for one GPU with 1000 MiB. {@code main} prints p50/p99 per size and the
- * 5,000/1,000 ratio; run it with {@code scripts/bench.sh scheduler FilterLatency}.
+ * 5,000/1,000 ratio; run it with {@code scripts/bench.sh scheduler FilterLatencyBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)

@@ -42,10 +42,6 @@ public final class NodeLockClient {
         this.clock = Objects.requireNonNull(clock);
     }
 
-    public Duration timeout() {
-        return timeout;
-    }
-
     /** Takes the lock of {@code node} for pod {@code namespace/pod}. */
     public LockOutcome acquire(String node, String namespace, String pod) {
         String lastError = "compare-and-swap lost " + ATTEMPTS + " times";

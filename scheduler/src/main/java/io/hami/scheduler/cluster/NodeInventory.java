@@ -58,8 +58,4 @@ public final class NodeInventory {
         var set = unhealthy.computeIfAbsent(node, n -> ConcurrentHashMap.newKeySet());
         return healthy ? set.remove(vendor) : set.add(vendor);
     }
-
-    public boolean isHealthy(String node, String vendor) {
-        return !unhealthy.getOrDefault(node, Set.of()).contains(vendor);
-    }
 }

@@ -74,14 +74,4 @@ public final class DeviceOrder {
         }
         return c.thenComparingInt(s -> s.usage().device().index());
     }
-
-    /** True when the policy value names {@code name} among its comma-separated parts. */
-    public static boolean contains(String policy, String name) {
-        for (String part : policy.split(",")) {
-            if (part.trim().equals(name)) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

@@ -59,11 +59,4 @@ public record PodRequest(List<Map<String, ContainerRequest>> containers, int ini
         containers.forEach(m -> s.addAll(m.keySet()));
         return s;
     }
-
-    /** Vendors asked for by some app container (upstream locks the node only for those). */
-    public TreeSet<String> appVendors() {
-        var s = new TreeSet<String>();
-        containers.subList(initCount, containers.size()).forEach(m -> s.addAll(m.keySet()));
-        return s;
-    }
 }

@@ -194,11 +194,6 @@ public final class UsageIndex {
         }).map(Map.Entry::getKey).sorted().toList();
     }
 
-    /** What is recorded for pod {@code key}. */
-    public PodUsage pod(String key) {
-        return pods.getOrDefault(key, new PodUsage.NotCounted());
-    }
-
     private static final class NodeEntry {
         boolean known;
         Map<String, String> annotations = Map.of();

@@ -126,6 +126,7 @@ public final class Binder {
             Pod written = patchDecision(pod, node, placed);
             patched = true;
             previous = index.putPod(key, PodUsage.of(written, backends), written.getMetadata().getResourceVersion());
+            fence(node, ns, name);
             postBinding(written, node);
             observer.bound(pod, node, since(start));
             return BindingResult.OK;
@@ -163,6 +164,19 @@ public final class Binder {
             if (seen.add(k)) {
                 index.putPod(k, PodUsage.of(p, backends), p.getMetadata().getResourceVersion());
             }
+        }
+    }
+
+    /**
+     * After the decision is written, checks the lock is still ours. A bind slower than the lock timeout (a
+     * pause, a replica cut off mid-bind) may have lost it to a bind that did not see this decision; it must
+     * then not go on. Any bind that takes the lock after this check sees the decision in its catch-up read.
+     */
+    private void fence(String node, String ns, String name) throws BindFailure {
+        var lock = locks.current(node);
+        if (lock == null || !lock.isHeldBy(ns, name)) {
+            throw new BindFailure("lost the lock of node " + node + " while binding (it expired"
+                    + (lock == null ? "" : " and is now held by " + lock.namespace() + "/" + lock.name()) + "); retry");
         }
     }
 

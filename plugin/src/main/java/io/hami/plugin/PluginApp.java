@@ -5,6 +5,7 @@ import io.hami.kube.client.KubeClients;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.nativebind.NativeLibraryException;
 import io.hami.nativebind.VendorStatusException;
+import io.hami.plugin.allocate.InstanceReaper;
 import io.hami.plugin.allocate.EntryAllocation;
 import io.hami.plugin.config.HostPaths;
 import io.hami.plugin.config.Sharing;
@@ -137,11 +138,14 @@ public final class PluginApp implements AutoCloseable {
             opened.push(sockets);
             List<String> everyToAllocateKey = backends.all().stream().map(b -> b.keys().toAllocateKey()).toList();
             NodeLockClient locks = new NodeLockClient(client, LOCK_TIMEOUT, clock);
+            InstanceReaper reaper = new InstanceReaper(client, s.nodeName(), vendor);
+            opened.push(reaper);
+            reaper.start(s.timings().socketCheck());
             List<Endpoint> endpoints = new ArrayList<>();
             for (KubeletResource r : vendor.resources()) {
                 AllocationHandler handler = r.consumesEntries()
                         ? new EntryAllocation(client, locks, s.nodeName(), vendor, replicaCards(r, vendor.devices()),
-                                everyToAllocateKey, s.timings().ambiguityWait())
+                                everyToAllocateKey, s.timings().ambiguityWait(), reaper::reap)
                         : new CapacityAllocation();
                 DevicePluginService service = new DevicePluginService(r.name(), new DeviceListFeed(r, vendor.devices(), board), handler);
                 endpoints.add(new Endpoint(r.name(),

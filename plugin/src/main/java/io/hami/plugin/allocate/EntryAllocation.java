@@ -50,11 +50,14 @@ public final class EntryAllocation implements AllocationHandler {
     private final Preferences preferences;
     /** The kubelet may call concurrently; one Allocate at a time keeps the per-node story simple to reason about. */
     private final ReentrantLock serial = new ReentrantLock();
+    /** Frees what ended pods still hold before new instances are made, so a busy card is not full of leftovers. */
+    private final Runnable freeEnded;
 
     public EntryAllocation(KubernetesClient client, NodeLockClient locks, String node, VendorPlugin vendor,
                            Map<String, PhysicalDevice> replicaCards, List<String> everyToAllocateKey,
-                           Duration ambiguityWait) {
+                           Duration ambiguityWait, Runnable freeEnded) {
         this.client = client;
+        this.freeEnded = freeEnded;
         this.vendor = vendor;
         this.toAllocateKey = vendor.backend().keys().toAllocateKey();
         this.locator = new PodLocator(client, locks, node, vendor.backend().vendor(), toAllocateKey, ambiguityWait);
@@ -143,6 +146,7 @@ public final class EntryAllocation implements AllocationHandler {
         AllocateResponse.Builder response = AllocateResponse.newBuilder();
         for (AllocationTarget target : targets) {
             try {
+                freeEnded.run();
                 response.addContainerResponses(GrantResponses.of(vendor.allocate(target)));
             } catch (AllocationException | RuntimeException e) {
                 String why = vendor.backend().vendor() + " devices of container " + target.containerName() + " of pod "

@@ -35,4 +35,13 @@ public interface VendorPlugin extends AutoCloseable {
 
     @Override
     void close();
+
+    /** UIDs of the pods holding something this plugin created for them (sMLU instances, virtual HCUs). */
+    default java.util.Set<String> podsHoldingInstances() {
+        return java.util.Set.of();
+    }
+
+    /** Frees what was created for pod {@code podUid}; called once that pod has ended or is gone. */
+    default void release(String podUid) {
+    }
 }

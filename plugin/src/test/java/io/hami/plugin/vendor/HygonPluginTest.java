@@ -109,6 +109,11 @@ class HygonPluginTest {
         assertThat(whole.getMountsList()).extracting(Mount::getContainerPath).containsExactly("/opt/hyhal");
         assertThat(whole.getDevicesList()).extracting(DeviceSpec::getContainerPath).contains("/dev/dri/renderD128");
         assertThat(cluster.annotation("share", ProtocolKeys.BIND_PHASE)).isEqualTo("success");
+
+        // The pod ends: its virtual HCU is destroyed and its configuration removed, so the card does not run out.
+        cluster.reject("share");
+        await().atMost(WAIT).until(() -> mock.state("hydmi-state.json").get("virtualDevices").isEmpty());
+        assertThat(conf).doesNotExist();
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
@@ -44,7 +45,9 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     private static final String MERGE_PATCH = "application/merge-patch+json";
 
     private final Faults faults;
-    private final WatchHub watches = new WatchHub();
+    private final ParsedStates parsed = new ParsedStates();
+    private final WatchHub watches = new WatchHub(parsed);
+    private final StoreIndex index = new StoreIndex();
     private final PodBinder binder = new PodBinder(this::handleGet, this::mergePatch);
 
     LabDispatcher(Faults faults) {
@@ -134,8 +137,42 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         watches.record(() -> {
             String oldState = oldAttributes == null ? null : map.get(oldAttributes);
             super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
-            return new WatchHub.Change(oldAttributes, oldState, keyOf(newState, pathAttributes), newState);
+            AttributeSet newKey = keyOf(newState, pathAttributes);
+            index.moved(oldAttributes, newKey, resource == null ? null : resource.getMetadata().getResourceVersion());
+            return new WatchHub.Change(oldAttributes, oldState, newKey, newState);
         });
+    }
+
+    /**
+     * The object a write addresses, through the index instead of the mock's scan of the whole store. Writes run
+     * under the mock's write lock, so the index agrees with the store here and a miss is final.
+     */
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+        StoreIndex.Ref ref = StoreIndex.refOf(query);
+        return ref == null ? super.findResource(query) : indexed(ref, query);
+    }
+
+    /**
+     * A GET of one object through the index. Reads do not hold the mock's lock, so a write may be between removing
+     * the old state and storing the new one: a miss falls back to the mock's locked scan, which waits for it.
+     */
+    @Override
+    public MockResponse handleGet(String path) {
+        StoreIndex.Ref ref = StoreIndex.refOf(attributeExtractor.fromPath(path));
+        if (ref != null && !RequestUri.parse(path).isWatch()) {
+            Map.Entry<AttributeSet, String> entry = indexed(ref, attributeExtractor.fromPath(path));
+            if (entry != null) {
+                return new MockResponse().setResponseCode(200).setBody(entry.getValue());
+            }
+        }
+        return super.handleGet(path);
+    }
+
+    private Map.Entry<AttributeSet, String> indexed(StoreIndex.Ref ref, AttributeSet query) {
+        AttributeSet key = index.find(ref);
+        String value = key == null ? null : map.get(key);
+        return value != null && key.matches(query) ? Map.entry(key, value) : null;
     }
 
     /** The store key the mock gives a new state (same rule as its {@code processEvent}). */
@@ -160,20 +197,29 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         return watches.open(scope, selection, sinceVersion, () -> new ArrayList<>(map.entrySet()));
     }
 
+    /**
+     * A LIST with selectors, answered from the store directly (the mock would compose every object of the resource
+     * into one text that would then be parsed again). The objects are read between two writes, and the list carries
+     * the highest resourceVersion stored, so a WATCH from it misses nothing.
+     */
     private MockResponse list(RequestUri uri) {
+        AttributeSet scope = attributeExtractor.fromPath(uri.path());
+        if (StoreIndex.refOf(scope) != null) {
+            return handleGet(uri.without(SELECTORS_AND_WATCH)); // a GET by name: selectors do not apply
+        }
         Selection selection = Selection.of(uri, resourceOf(uri));
-        MockResponse response = handleGet(uri.without(SELECTORS_AND_WATCH));
-        if (response.code() != 200) {
-            return response;
-        }
-        JsonNode body = Json.parse(Statuses.body(response));
-        if (!body.path("items").isArray()) {
-            return response; // a GET by name: selectors do not apply
-        }
-        ArrayNode selected = Json.array();
-        body.path("items").values().stream().filter(selection::matches).forEach(selected::add);
-        ((ObjectNode) body).set("items", selected);
-        return Statuses.json(200, body);
+        List<String> items = new ArrayList<>();
+        long version = watches.betweenWrites(() -> {
+            for (AttributeSet key : index.keysOf(resourceOf(uri))) {
+                String value = StoreIndex.inScope(key, scope) ? map.get(key) : null;
+                if (value != null && selection.matches(parsed.of(value))) {
+                    items.add(value);
+                }
+            }
+            return index.highestVersion();
+        });
+        return new MockResponse().setResponseCode(200).setBody("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+                + String.join(",", items) + "],\"metadata\":{\"resourceVersion\":\"" + version + "\"}}");
     }
 
     /** Deletes the selected objects one by one; the mock alone would delete every object of the resource. */

@@ -18,7 +18,11 @@ record Selection(String resource, LabelSelector labels, FieldSelector fields) {
         return labels.matches(labelsOf(object)) && fields.matches(object, resource);
     }
 
-    private static Map<String, String> labelsOf(JsonNode object) {
+    boolean matches(ParsedStates.Parsed object) {
+        return labels.matches(object.labels()) && fields.matches(object.json(), resource);
+    }
+
+    static Map<String, String> labelsOf(JsonNode object) {
         Map<String, String> labels = new HashMap<>();
         object.path("metadata").path("labels").properties()
                 .forEach(label -> labels.put(label.getKey(), label.getValue().asString()));

@@ -20,6 +20,12 @@ final class WatchHub {
     record Change(AttributeSet oldKey, String oldState, AttributeSet newKey, String newState) {}
 
     private final Set<FilteredWatch> watches = ConcurrentHashMap.newKeySet();
+    /** A change's old state was the new state of the change before, so each state is parsed once. */
+    private final ParsedStates parsed;
+
+    WatchHub(ParsedStates parsed) {
+        this.parsed = parsed;
+    }
 
     /**
      * A WebSocket response that streams the selected objects of {@code scope}: first ADDED for those in the store
@@ -29,7 +35,7 @@ final class WatchHub {
                                    Supplier<Collection<Map.Entry<AttributeSet, String>>> store) {
         FilteredWatch watch = new FilteredWatch(scope, selection, watches::remove);
         for (Map.Entry<AttributeSet, String> entry : store.get()) {
-            JsonNode object = Json.parse(entry.getValue());
+            JsonNode object = parsed.of(entry.getValue()).json();
             if (watch.selects(entry.getKey(), object) && resourceVersion(object) > sinceResourceVersion) {
                 watch.send("ADDED", entry.getValue());
             }
@@ -38,14 +44,19 @@ final class WatchHub {
         return new MockResponse().withWebSocketUpgrade(watch);
     }
 
+    /** Runs {@code read} while no store mutation runs (every mutation goes through {@link #record}). */
+    synchronized <T> T betweenWrites(Supplier<T> read) {
+        return read.get();
+    }
+
     /** Runs a store mutation and tells every watch what it changed. */
     synchronized void record(Supplier<Change> mutation) {
         Change change = mutation.get();
         if (Objects.equals(change.oldState(), change.newState()) || watches.isEmpty()) {
             return;
         }
-        JsonNode before = change.oldState() == null ? null : Json.parse(change.oldState());
-        JsonNode after = change.newState() == null ? null : Json.parse(change.newState());
+        JsonNode before = change.oldState() == null ? null : parsed.of(change.oldState()).json();
+        JsonNode after = change.newState() == null ? null : parsed.of(change.newState()).json();
         watches.forEach(watch -> watch.onChange(change, before, after));
     }
 

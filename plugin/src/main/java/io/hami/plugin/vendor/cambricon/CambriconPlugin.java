@@ -31,6 +31,8 @@ import java.util.Optional;
  * of cores and memory through CNDev and returns the card's and the instance's device nodes.
  */
 public final class CambriconPlugin implements VendorPlugin {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CambriconPlugin.class);
+    private final io.hami.plugin.vendor.PodInstances<Integer> instances = new io.hami.plugin.vendor.PodInstances<>();
     /** The scheduler's capacity layout: device {@code i} of node {@code n} is {@code n-cambricon-mlu-i}. */
     static final String SCHEDULER_ID_INFIX = "-cambricon-mlu-";
     static final int MEMORY_UNIT_MIB = 256;
@@ -95,7 +97,9 @@ public final class CambriconPlugin implements VendorPlugin {
             CndevSmluInstance instance;
             try {
                 int profile = profileFor(card.index(), share.usedcores(), (long) share.usedmem() << 20);
-                instance = cndev.smluInstance(cndev.createSmluInstance(card.index(), profile, ""));
+                int handle = cndev.createSmluInstance(card.index(), profile, "");
+                instances.add(target.podUid(), handle);
+                instance = cndev.smluInstance(handle);
             } catch (RuntimeException e) {
                 throw new AllocationException("sMLU instance of " + share.usedcores() + "% and " + share.usedmem()
                         + " MiB on MLU " + card.index() + " (" + card.uuid() + "): " + e.getMessage(), e);
@@ -116,6 +120,22 @@ public final class CambriconPlugin implements VendorPlugin {
             }
         }
         return cndev.createSmluProfile(card, quota, memoryBytes);
+    }
+
+    @Override
+    public java.util.Set<String> podsHoldingInstances() {
+        return instances.pods();
+    }
+
+    @Override
+    public void release(String podUid) {
+        for (int handle : instances.take(podUid)) {
+            try {
+                cndev.destroySmluInstance(handle);
+            } catch (RuntimeException e) {
+                LOG.warn("sMLU instance {} of ended pod {} could not be destroyed: {}", handle, podUid, e.getMessage());
+            }
+        }
     }
 
     @Override

@@ -33,6 +33,8 @@ import java.util.Set;
  * for a virtual HCU, its configuration.
  */
 public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HygonPlugin.class);
+    private final io.hami.plugin.vendor.PodInstances<VirtualHcu.Created> instances = new io.hami.plugin.vendor.PodInstances<>();
     /** Upstream's HCU plugin shares a card among 4 tasks unless told otherwise. */
     static final int DEFAULT_SPLIT_COUNT = 4;
     static final String MODE = "hami-core";
@@ -131,14 +133,31 @@ public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
             devs.add(nodes.node("/dev/dri/card" + (card.renderMinor() - RENDER_MINOR_BASE), "rw"));
             devs.add(nodes.node("/dev/dri/renderD" + card.renderMinor(), "rw"));
             if (share.usedcores() < 100 || share.usedmem() < target.cards().get(i).memoryMiB()) {
-                Path conf = virtual.create(card, share);
-                mounts.add(new ContainerGrant.Mount(CONTAINER_VDEV_DIR + conf.getFileName(), conf.toString(), true));
+                VirtualHcu.Created created = virtual.create(card, share);
+                instances.add(target.podUid(), created);
+                mounts.add(new ContainerGrant.Mount(CONTAINER_VDEV_DIR + created.conf().getFileName(), created.conf().toString(), true));
             }
         }
         if (Files.isDirectory(hyhal)) {
             mounts.add(new ContainerGrant.Mount(CONTAINER_HYHAL, hyhal.toString(), true));
         }
         return new ContainerGrant(Map.of(), mounts, devs, Map.of());
+    }
+
+    @Override
+    public java.util.Set<String> podsHoldingInstances() {
+        return instances.pods();
+    }
+
+    @Override
+    public void release(String podUid) {
+        for (VirtualHcu.Created created : instances.take(podUid)) {
+            try {
+                virtual.destroy(created);
+            } catch (java.io.IOException | RuntimeException e) {
+                LOG.warn("virtual HCU {} of ended pod {} could not be destroyed: {}", created.id(), podUid, e.getMessage());
+            }
+        }
     }
 
     @Override

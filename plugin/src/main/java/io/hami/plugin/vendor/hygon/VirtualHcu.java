@@ -25,8 +25,12 @@ final class VirtualHcu {
         this.confDir = confDir;
     }
 
-    /** Creates the virtual device and its configuration file; returns the file. */
-    Path create(RocmDevice card, ContainerDevice share) throws AllocationException {
+    /** A virtual HCU and its configuration file. */
+    record Created(int id, Path conf) {
+    }
+
+    /** Creates the virtual device and its configuration file. */
+    Created create(RocmDevice card, ContainerDevice share) throws AllocationException {
         VirtualDevice vdev;
         int units;
         try {
@@ -57,6 +61,12 @@ final class VirtualHcu {
             hydmi.destroyVirtualDevice(vdev.id());
             throw new AllocationException("cannot write " + conf + ": " + e.getMessage(), e);
         }
-        return conf;
+        return new Created(vdev.id(), conf);
+    }
+
+    /** Destroys a virtual HCU and removes its configuration file. */
+    void destroy(Created created) throws IOException {
+        hydmi.destroyVirtualDevice(created.id());
+        Files.deleteIfExists(created.conf());
     }
 }

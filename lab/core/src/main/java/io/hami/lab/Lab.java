@@ -1,0 +1,188 @@
+package io.hami.lab;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.lab.check.DeviceInventory;
+import io.hami.lab.check.Invariant;
+import io.hami.lab.check.InvariantChecker;
+import io.hami.lab.cluster.LabCluster;
+import io.hami.lab.fault.FaultInjector;
+import io.hami.lab.kubescheduler.ExtenderClient;
+import io.hami.lab.kubescheduler.SimulatedScheduler;
+import io.hami.lab.metrics.Latencies;
+import io.hami.lab.observe.ClusterObserver;
+import io.hami.lab.observe.PodState;
+import io.hami.lab.observe.Sample;
+import io.hami.lab.report.ConsoleReport;
+import io.hami.lab.report.HtmlReport;
+import io.hami.lab.report.ReportBuilder;
+import io.hami.lab.report.RunReport;
+import io.hami.lab.scenario.DurationText;
+import io.hami.lab.scenario.NodeSpec;
+import io.hami.lab.scenario.Scenario;
+import io.hami.lab.workload.AdmissionClient;
+import io.hami.lab.workload.ArrivalPlan;
+import io.hami.lab.workload.PodPlan;
+import io.hami.lab.workload.WorkloadDriver;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackends;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * Runs a scenario: the cluster on mock hardware ({@link LabCluster}), the simulated kube-scheduler, the workload and
+ * the faults; prints progress every second; ends when the workload has settled (or at the scenario's timeout);
+ * checks the invariants against the API server; prints the summary and writes the HTML report.
+ */
+public final class Lab {
+    private static final Duration PROGRESS = Duration.ofSeconds(1);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+    private Lab() {
+    }
+
+    /**
+     * @param reportDir where the HTML report goes; null for none
+     * @param workDir   where the nodes' device folders and sockets are made (short: Unix socket paths are limited)
+     * @param out       progress and summary
+     */
+    public record Options(Path reportDir, Path workDir, PrintStream out) {
+    }
+
+    /** The report, and the HTML file when one was written. */
+    public record Result(RunReport report, Path html) {
+    }
+
+    /** The cluster could not be brought up. */
+    public static final class LabException extends Exception {
+        public LabException(String message) {
+            super(message);
+        }
+    }
+
+    public static Result run(Scenario scenario, Options options) throws Exception {
+        PrintStream out = options.out();
+        DeviceBackends backends = DeviceBackends.load(DeviceConfig.DEFAULTS);
+        DeviceInventory inventory = DeviceInventory.of(scenario);
+        InvariantChecker checker = new InvariantChecker(inventory, backends);
+        List<PodPlan> plans = ArrivalPlan.of(scenario);
+        Latencies latencies = new Latencies();
+        List<NodeSpec> nodes = scenario.nodeSpecs();
+        long synthetic = nodes.stream().filter(NodeSpec::synthetic).count();
+        out.printf(Locale.ROOT, "lab: scenario %s (seed %d): %d nodes (%d with plugins, %d synthetic), %d devices, %d pods, %d faults%n",
+                scenario.name(), scenario.seed(), nodes.size(), nodes.size() - synthetic, synthetic, inventory.all().size(),
+                plans.size(), scenario.faults().size());
+        FaultInjector.plan(scenario.faults()).forEach(line -> out.println("  fault at " + line));
+
+        Instant startedAt = Instant.now();
+        long setupStart = System.nanoTime();
+        RunReport report;
+        try (LabCluster cluster = new LabCluster(scenario, options.workDir(), backends, latencies)) {
+            cluster.start();
+            List<String> notReady = cluster.awaitReady(READY_TIMEOUT);
+            if (!notReady.isEmpty()) {
+                throw new LabException("nodes whose devices the scheduler cannot see after " + READY_TIMEOUT.toSeconds() + "s: " + notReady);
+            }
+            Duration setup = Duration.ofNanos(System.nanoTime() - setupStart);
+            out.printf(Locale.ROOT, "cluster ready in %.1fs: API server %s, %d scheduler replica(s)%n", setup.toMillis() / 1000.0,
+                    cluster.server().url(), scenario.scheduler().replicas());
+
+            KubernetesClient labClient = cluster.newClient();
+            var json = labClient.getKubernetesSerialization();
+            var extender = new ExtenderClient(json, cluster.schedulers()::endpoints, latencies);
+            try (var kubeScheduler = new SimulatedScheduler(cluster.newClient(), LabKeys.SCHEDULER_NAME, extender, backends,
+                         scenario.scheduler().bindParallelism(), new SplittableRandom(scenario.seed()));
+                 var observer = new ClusterObserver(cluster.newClient(), backends, checker, inventory.all().size());
+                 var driver = new WorkloadDriver(cluster.newClient(), new AdmissionClient(json, cluster.schedulers()::endpoints), plans);
+                 var faults = new FaultInjector(cluster, scenario.faults(), scenario.seed(),
+                         e -> out.println("[" + DurationText.format(e.at()) + "] fault: " + (e.failed() ? "FAILED: " : "") + e.what()))) {
+                long start = System.nanoTime();
+                driver.start(start);
+                faults.start(start);
+                Duration took;
+                while (true) {
+                    Thread.sleep(PROGRESS);
+                    took = Duration.ofNanos(System.nanoTime() - start);
+                    Sample s = observer.sample(took);
+                    out.println(progress(s, driver, kubeScheduler, plans.size()));
+                    if (settled(scenario, driver, faults, kubeScheduler, observer, s)) {
+                        break;
+                    }
+                    if (took.compareTo(scenario.timeout()) > 0) {
+                        out.println("lab: timeout of " + DurationText.format(scenario.timeout()) + " reached; stopping with pods still moving");
+                        break;
+                    }
+                }
+                List<Pod> pods = cluster.client().pods().inAnyNamespace().list().getItems();
+                List<Node> nodeObjects = cluster.client().nodes().list().getItems();
+                List<Sample> samples = observer.samples();
+
+                var invariants = new ArrayList<Invariant>();
+                Invariant capacity = checker.capacity(pods);
+                var capacityViolations = new ArrayList<>(observer.capacityViolations());
+                capacity.violations().forEach(v -> capacityViolations.add("at the end: " + v));
+                invariants.add(new Invariant(capacity.name(), capacity.statement() + ", at any sample", capacity.checked(),
+                        capacityViolations));
+                invariants.add(checker.envMatchesAllocation(pods, cluster.pluginNodeNames(), cluster.allocations()));
+                invariants.add(checker.locksReleased(nodeObjects));
+                invariants.add(checker.noneStuck(pods));
+                invariants.add(checker.expectations(plans, pods, driver.rejected()));
+
+                long lastBind = kubeScheduler.lastBindNanos();
+                double seconds = lastBind == 0 ? 0 : (lastBind - start) / 1e9;
+                var nodeKinds = new TreeMap<String, Integer>();
+                nodeKinds.put("with plugins", (int) (nodes.size() - synthetic));
+                nodeKinds.put("synthetic", (int) synthetic);
+                report = new RunReport(scenario.name(), scenario.description(), scenario.seed(), startedAt, setup, took, nodeKinds,
+                        plans.size(), ReportBuilder.states(pods), driver.rejected(), driver.notCreated(),
+                        ReportBuilder.unschedulable(pods), ReportBuilder.failed(pods),
+                        ReportBuilder.devices(inventory, pods, samples, backends), latencies.stats(),
+                        seconds == 0 ? 0 : kubeScheduler.bound() / seconds, kubeScheduler.bindFailures(), kubeScheduler.contentions(),
+                        cluster.server().faults().injectedCount(), faults.events(), samples, invariants);
+            }
+        }
+        ConsoleReport.print(report, out);
+        Path html = options.reportDir() == null ? null : HtmlReport.write(report, options.reportDir());
+        if (html != null) {
+            out.println("report: " + html);
+        }
+        return new Result(report, html);
+    }
+
+    /**
+     * The workload has settled: every pod arrived and every fault is done, the kube-scheduler has nothing in hand, no
+     * pod is waiting or allocating, every pod with a lifetime has ended, and nothing changed for the settle time.
+     */
+    private static boolean settled(Scenario scenario, WorkloadDriver driver, FaultInjector faults, SimulatedScheduler scheduler,
+                                   ClusterObserver observer, Sample s) {
+        if (!driver.done() || !faults.done() || scheduler.busy() > 0 || s.count(PodState.PENDING) > 0
+                || s.count(PodState.ALLOCATING) > 0) {
+            return false;
+        }
+        boolean lifetimesLeft = observer.pods().stream().anyMatch(p -> PodState.of(p) == PodState.RUNNING
+                && p.getMetadata().getAnnotations().containsKey(LabKeys.LIFETIME_MS));
+        return !lifetimesLeft && observer.quietFor().compareTo(scenario.settle()) >= 0;
+    }
+
+    private static String progress(Sample s, WorkloadDriver driver, SimulatedScheduler scheduler, int planned) {
+        var b = new StringBuilder(String.format(Locale.ROOT, "[%6.1fs] pods %d/%d", s.at().toMillis() / 1000.0,
+                driver.submittedCount(), planned));
+        for (Map.Entry<PodState, Integer> e : new TreeMap<>(s.pods()).entrySet()) {
+            b.append(" · ").append(e.getKey().label().toLowerCase(Locale.ROOT)).append(' ').append(e.getValue());
+        }
+        b.append(" | bound ").append(scheduler.bound());
+        if (!driver.rejected().isEmpty()) {
+            b.append(" · rejected ").append(driver.rejected().size());
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,95 @@
+package io.hami.lab.cluster;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.lab.LabKeys;
+import io.hami.lab.scenario.SchedulerSpec;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.extender.SchedulingPolicy;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.security.GeneralSecurityException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The real scheduler, as one process or several replicas electing a leader on a Lease. Each replica has a client of
+ * its own, as a separate process would.
+ */
+public final class SchedulerReplicas implements AutoCloseable {
+    static final String LEASE_NAMESPACE = "kube-system";
+    static final String LEASE_NAME = "hami-scheduler";
+
+    private final Supplier<KubernetesClient> clients;
+    private final SchedulerSpec spec;
+    private final List<Replica> replicas = new ArrayList<>();
+    private int started;
+
+    private record Replica(String identity, KubernetesClient client, SchedulerApp app) {
+    }
+
+    public SchedulerReplicas(Supplier<KubernetesClient> clients, SchedulerSpec spec) {
+        this.clients = clients;
+        this.spec = spec;
+    }
+
+    public synchronized void start() throws IOException, GeneralSecurityException {
+        for (int i = 0; i < spec.replicas(); i++) {
+            startOne();
+        }
+    }
+
+    private void startOne() throws IOException, GeneralSecurityException {
+        String identity = "hami-scheduler-" + started++;
+        boolean elect = spec.replicas() > 1;
+        var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, LabKeys.SCHEDULER_NAME,
+                new SchedulingPolicy(spec.nodePolicy(), spec.gpuPolicy()), spec.lockTimeout(), DeviceConfig.DEFAULTS,
+                elect ? LEASE_NAMESPACE : null, elect ? LEASE_NAME : null, elect ? identity : null, spec.handshakePeriod(),
+                null, "lab");
+        KubernetesClient client = clients.get();
+        try {
+            replicas.add(new Replica(identity, client, SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC())));
+        } catch (IOException | GeneralSecurityException | RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    /** The base URLs of the running replicas, for the extender and webhook clients. */
+    public synchronized List<URI> endpoints() {
+        return replicas.stream().map(r -> URI.create("http://127.0.0.1:" + r.app().address().getPort())).toList();
+    }
+
+    /** The leader's usage index knows {@code node}. */
+    public synchronized boolean knows(String node) {
+        return replicas.stream().filter(r -> r.app().isLeader()).anyMatch(r -> r.app().index().nodeNames().contains(node));
+    }
+
+    /**
+     * Stops the leader, which gives up its Lease, and starts a new replica in its place, which joins as a follower.
+     *
+     * @return the identity of the replica that was stopped
+     */
+    public synchronized String failover() throws IOException, GeneralSecurityException {
+        Replica leader = replicas.stream().filter(r -> r.app().isLeader()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no scheduler replica leads"));
+        replicas.remove(leader);
+        leader.app().close();
+        leader.client().close();
+        startOne();
+        return leader.identity();
+    }
+
+    @Override
+    public synchronized void close() {
+        for (Replica r : replicas) {
+            r.app().close();
+            r.client().close();
+        }
+        replicas.clear();
+    }
+}

@@ -1,0 +1,110 @@
+package io.hami.lab.report;
+
+import io.hami.lab.check.Invariant;
+import io.hami.lab.fault.FaultEvent;
+import io.hami.lab.metrics.Latencies;
+import io.hami.lab.observe.PodState;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The summary printed when a run ends. */
+public final class ConsoleReport {
+    /** Beyond this many devices the summary lists nodes instead of devices. */
+    private static final int MAX_DEVICE_LINES = 64;
+    private static final int MAX_NODE_LINES = 20;
+    private static final int MAX_REASONS = 8;
+    private static final int MAX_VIOLATIONS = 10;
+
+    private ConsoleReport() {
+    }
+
+    public static void print(RunReport r, PrintStream out) {
+        out.println();
+        out.println("== " + r.scenario() + ": summary ==");
+        out.printf(Locale.ROOT, "pods: %d planned, %d submitted: %d running, %d succeeded, %d failed, %d unschedulable, %d pending,"
+                        + " %d allocating; %d rejected by the webhook%s%n", r.planned(),
+                r.states().values().stream().mapToInt(Integer::intValue).sum() + r.rejected().size(),
+                r.count(PodState.RUNNING), r.count(PodState.SUCCEEDED), r.count(PodState.FAILED), r.count(PodState.UNSCHEDULABLE),
+                r.count(PodState.PENDING), r.count(PodState.ALLOCATING), r.rejected().size(),
+                r.notCreated().isEmpty() ? "" : "; " + r.notCreated().size() + " could not be created");
+        out.printf(Locale.ROOT, "scheduling: %.1f pods/s bound; binds retried: %d for node-lock contention, %d for other errors;"
+                + " %d API writes failed on purpose%n", r.podsPerSecond(), r.contentions(), r.bindRetries(), r.apiErrors());
+        reasons(out, "unschedulable", r.unschedulable());
+        reasons(out, "failed", r.failed());
+        var rejected = new LinkedHashMap<String, Integer>();
+        r.rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
+        reasons(out, "rejected by the webhook", rejected);
+        allocation(out, r.devices());
+        latencies(out, r.latencies());
+        if (!r.faults().isEmpty()) {
+            out.println("faults:");
+            for (FaultEvent f : r.faults()) {
+                out.println("  " + Format.seconds(f.at()) + "  " + (f.failed() ? "FAILED: " : "") + f.what());
+            }
+        }
+        out.println("invariants:");
+        for (Invariant i : r.invariants()) {
+            out.printf(Locale.ROOT, "  %s %-12s %s (%d checked)%n", i.holds() ? "ok  " : "FAIL", i.name(), i.statement(), i.checked());
+            i.violations().stream().limit(MAX_VIOLATIONS).forEach(v -> out.println("         - " + v));
+            if (i.violations().size() > MAX_VIOLATIONS) {
+                out.println("         ... " + (i.violations().size() - MAX_VIOLATIONS) + " more");
+            }
+        }
+        out.println(r.invariantsHold() ? "all invariants hold" : "INVARIANTS VIOLATED");
+    }
+
+    private static void reasons(PrintStream out, String title, Map<String, Integer> reasons) {
+        if (reasons.isEmpty()) {
+            return;
+        }
+        out.println(title + ":");
+        reasons.entrySet().stream().limit(MAX_REASONS).forEach(e -> out.printf(Locale.ROOT, "  %4d  %s%n", e.getValue(), e.getKey()));
+        if (reasons.size() > MAX_REASONS) {
+            out.println("        ... " + (reasons.size() - MAX_REASONS) + " more reasons");
+        }
+    }
+
+    private static void allocation(PrintStream out, List<DeviceRow> rows) {
+        if (rows.size() <= MAX_DEVICE_LINES) {
+            out.println("allocation per device (now / capacity, peak):");
+            String node = null;
+            for (DeviceRow d : rows) {
+                if (!d.device().node().equals(node)) {
+                    node = d.device().node();
+                    out.println("  " + node);
+                }
+                out.printf(Locale.ROOT, "    %-9s #%-2d %-22s mem %6d/%-6d MiB %4s (peak %4s)  cores %3d/%-3d (peak %3d)%s%n",
+                        d.device().vendor().yamlName(), d.device().index(), d.device().model(), d.memory(), d.device().memory(),
+                        Format.percent(d.memory(), d.device().memory()), Format.percent(d.peakMemory(), d.device().memory()),
+                        d.cores(), d.device().cores(), d.peakCores(),
+                        d.device().slots() > 0 ? String.format(Locale.ROOT, "  tasks %d/%d", d.tasks(), d.device().slots()) : "");
+            }
+            return;
+        }
+        var byNode = new LinkedHashMap<String, long[]>();
+        for (DeviceRow d : rows) {
+            long[] sums = byNode.computeIfAbsent(d.device().node(), n -> new long[4]);
+            sums[0] += d.memory();
+            sums[1] += d.device().memory();
+            sums[2] += d.cores();
+            sums[3] += d.device().cores();
+        }
+        var sorted = new ArrayList<>(byNode.entrySet());
+        sorted.sort((a, b) -> Long.compare(b.getValue()[0] * a.getValue()[1], a.getValue()[0] * b.getValue()[1]));
+        long used = sorted.stream().filter(e -> e.getValue()[0] > 0).count();
+        out.printf(Locale.ROOT, "allocation: %d of %d nodes hold pods; the fullest by memory:%n", used, byNode.size());
+        sorted.stream().limit(MAX_NODE_LINES).forEach(e -> out.printf(Locale.ROOT, "  %-24s mem %8d/%-8d MiB %4s  cores %5d/%-5d%n",
+                e.getKey(), e.getValue()[0], e.getValue()[1], Format.percent(e.getValue()[0], e.getValue()[1]),
+                e.getValue()[2], e.getValue()[3]));
+    }
+
+    private static void latencies(PrintStream out, Map<String, Latencies.Stats> latencies) {
+        out.println("latency       calls      p50       p99       max");
+        latencies.forEach((op, s) -> out.printf(Locale.ROOT, "  %-10s %7d %9s %9s %9s%n", op, s.count(),
+                Format.latency(s.quantile(0.5)), Format.latency(s.quantile(0.99)), Format.latency(s.max())));
+    }
+}

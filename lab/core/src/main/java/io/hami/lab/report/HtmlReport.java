@@ -1,0 +1,214 @@
+package io.hami.lab.report;
+
+import io.hami.lab.check.Invariant;
+import io.hami.lab.fault.FaultEvent;
+import io.hami.lab.metrics.Latencies;
+import io.hami.lab.observe.PodState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The run as one self-contained HTML file, {@code <scenario>-<time>.html}: verdict and key figures, the invariants,
+ * pods over time with the faults marked, latency histograms, allocation per node and device, allocation over time,
+ * and the reasons pods did not run. Charts are inline SVG; nothing is loaded from elsewhere.
+ */
+public final class HtmlReport {
+    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter SHOWN_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+    /** Beyond this many nodes the report shows how full the nodes are instead of every device. */
+    private static final int MAX_NODE_CHARTS = 64;
+    private static final int MAX_HEATMAP_ROWS = 256;
+    private static final int MAX_VIOLATIONS = 20;
+
+    private static final String STYLE = """
+            body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#1f2933;margin:0;background:#f5f7fa}
+            main{max-width:1000px;margin:0 auto;padding:24px 20px 48px}
+            h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 10px;border-bottom:1px solid #d9e2ec;padding-bottom:4px}
+            p.meta{color:#52606d;margin:2px 0}p.desc{margin:10px 0 0;max-width:820px}
+            .verdict{margin:18px 0;padding:12px 16px;border-radius:6px;font-weight:600;font-size:16px}
+            .ok{background:#e3f9e5;color:#1f6b35;border:1px solid #9bd8a8}.bad{background:#ffe3e3;color:#8e1b1b;border:1px solid #f29b9b}
+            .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:10px}
+            .card{background:#fff;border:1px solid #d9e2ec;border-radius:6px;padding:10px 12px}
+            .card b{display:block;font-size:22px}.card span{color:#52606d;font-size:13px}
+            table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}
+            th,td{border:1px solid #d9e2ec;padding:5px 8px;text-align:left;vertical-align:top}th{background:#eef2f5}
+            td.num{text-align:right;font-variant-numeric:tabular-nums}
+            .pass{color:#1f6b35;font-weight:600}.fail{color:#8e1b1b;font-weight:600}
+            .chart{background:#fff;border:1px solid #d9e2ec;border-radius:6px;padding:10px;margin:8px 0;overflow-x:auto}
+            .row{display:flex;flex-wrap:wrap;gap:10px}.nodes{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:10px}
+            .legend span{display:inline-block;margin-right:14px;font-size:13px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
+            ol.faults{font-size:13px;margin:6px 0 0;padding-left:22px}ul.v{margin:4px 0 0;padding-left:18px;font-size:12px}
+            small{color:#52606d}
+            """;
+
+    private HtmlReport() {
+    }
+
+    /** Writes the report into {@code dir} and returns its path. */
+    public static Path write(RunReport r, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(r.scenario() + "-" + FILE_TIME.format(r.startedAt()) + ".html");
+        Files.writeString(file, render(r));
+        return file;
+    }
+
+    static String render(RunReport r) {
+        var h = new StringBuilder();
+        h.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>hami lab: ").append(esc(r.scenario()))
+                .append("</title><style>").append(STYLE).append("</style></head><body><main>");
+        header(h, r);
+        cards(h, r);
+        invariants(h, r.invariants());
+        pods(h, r);
+        latency(h, r.latencies());
+        allocation(h, r);
+        reasons(h, r);
+        h.append("</main></body></html>\n");
+        return h.toString();
+    }
+
+    private static void header(StringBuilder h, RunReport r) {
+        h.append("<h1>hami lab: ").append(esc(r.scenario())).append("</h1>");
+        h.append("<p class=\"meta\">started ").append(SHOWN_TIME.format(r.startedAt())).append(" · seed ").append(r.seed())
+                .append(" · cluster up in ").append(Format.seconds(r.setup())).append(" · workload ran ")
+                .append(Format.seconds(r.took())).append(" · nodes: ");
+        h.append(String.join(", ", r.nodes().entrySet().stream().filter(e -> e.getValue() > 0)
+                .map(e -> e.getValue() + " " + e.getKey()).toList()));
+        h.append(" · ").append(r.devices().size()).append(" devices</p>");
+        if (!r.description().isEmpty()) {
+            h.append("<p class=\"desc\">").append(esc(r.description())).append("</p>");
+        }
+        long broken = r.invariants().stream().filter(i -> !i.holds()).count();
+        h.append("<div class=\"verdict ").append(broken == 0 ? "ok\">All " + r.invariants().size() + " invariants hold"
+                : "bad\">" + broken + " of " + r.invariants().size() + " invariants violated").append("</div>");
+    }
+
+    private static void cards(StringBuilder h, RunReport r) {
+        h.append("<div class=\"cards\">");
+        card(h, Integer.toString(r.planned()), "pods planned");
+        card(h, Integer.toString(r.count(PodState.RUNNING)), "running at the end");
+        card(h, Integer.toString(r.count(PodState.SUCCEEDED)), "finished (devices freed)");
+        card(h, Integer.toString(r.count(PodState.UNSCHEDULABLE)), "unschedulable");
+        card(h, Integer.toString(r.count(PodState.FAILED)), "failed");
+        card(h, Integer.toString(r.rejected().size()), "rejected by the webhook");
+        card(h, String.format(Locale.ROOT, "%.1f", r.podsPerSecond()), "pods bound per second");
+        Latencies.Stats bind = r.latencies().getOrDefault(Latencies.BIND, Latencies.Stats.EMPTY);
+        card(h, Format.latency(bind.quantile(0.99)), "bind p99");
+        Latencies.Stats allocate = r.latencies().get(Latencies.ALLOCATE);
+        if (allocate != null) {
+            card(h, Format.latency(allocate.quantile(0.99)), "Allocate p99");
+        }
+        h.append("</div>");
+    }
+
+    private static void card(StringBuilder h, String value, String label) {
+        h.append("<div class=\"card\"><b>").append(esc(value)).append("</b><span>").append(esc(label)).append("</span></div>");
+    }
+
+    private static void invariants(StringBuilder h, List<Invariant> invariants) {
+        h.append("<h2>Invariants</h2><table><tr><th>check</th><th>what must hold</th><th>checked</th><th>result</th></tr>");
+        for (Invariant i : invariants) {
+            h.append("<tr><td>").append(esc(i.name())).append("</td><td>").append(esc(i.statement()));
+            if (!i.holds()) {
+                h.append("<ul class=\"v\">");
+                i.violations().stream().limit(MAX_VIOLATIONS).forEach(v -> h.append("<li>").append(esc(v)).append("</li>"));
+                if (i.violations().size() > MAX_VIOLATIONS) {
+                    h.append("<li>… ").append(i.violations().size() - MAX_VIOLATIONS).append(" more</li>");
+                }
+                h.append("</ul>");
+            }
+            h.append("</td><td class=\"num\">").append(i.checked()).append("</td><td class=\"")
+                    .append(i.holds() ? "pass\">holds" : "fail\">" + i.violations().size() + " violation(s)").append("</td></tr>");
+        }
+        h.append("</table>");
+    }
+
+    private static void pods(StringBuilder h, RunReport r) {
+        h.append("<h2>Pods over time</h2><div class=\"chart\">").append(Charts.podsOverTime(r.samples(), r.faults()));
+        h.append("<div class=\"legend\">");
+        for (PodState s : Charts.STACK.reversed()) {
+            h.append("<span><i style=\"background:").append(Charts.COLORS.get(s)).append("\"></i>").append(s.label()).append("</span>");
+        }
+        h.append("</div>");
+        if (!r.faults().isEmpty()) {
+            h.append("<ol class=\"faults\">");
+            for (FaultEvent f : r.faults()) {
+                h.append("<li>").append(Format.seconds(f.at())).append(": ").append(f.failed() ? "<b>failed:</b> " : "")
+                        .append(esc(f.what())).append("</li>");
+            }
+            h.append("</ol>");
+        }
+        h.append("</div>");
+    }
+
+    private static void latency(StringBuilder h, Map<String, Latencies.Stats> latencies) {
+        h.append("<h2>Latency</h2><p class=\"meta\">Measured by the simulated kube-scheduler around its HTTP calls to the "
+                + "extender (bind: the binds that bound their pod; bind refused: those the extender turned down, for example "
+                + "for node-lock contention), and by the simulated kubelets around their Allocate calls that granted "
+                + "devices.</p>");
+        h.append("<div class=\"row\">");
+        for (String op : List.of(Latencies.FILTER, Latencies.BIND, Latencies.ALLOCATE)) {
+            Latencies.Stats s = latencies.get(op);
+            if (s != null) {
+                h.append("<div class=\"chart\">").append(Charts.latency(op, s)).append("</div>");
+            }
+        }
+        h.append("</div><table><tr><th>operation</th><th>calls</th><th>p50</th><th>p99</th><th>max</th></tr>");
+        latencies.forEach((op, s) -> h.append("<tr><td>").append(esc(op)).append("</td><td class=\"num\">").append(s.count())
+                .append("</td><td class=\"num\">").append(Format.latency(s.quantile(0.5))).append("</td><td class=\"num\">")
+                .append(Format.latency(s.quantile(0.99))).append("</td><td class=\"num\">").append(Format.latency(s.max()))
+                .append("</td></tr>"));
+        h.append("</table>");
+    }
+
+    private static void allocation(StringBuilder h, RunReport r) {
+        var byNode = Charts.byNode(r.devices());
+        h.append("<h2>Allocation per node</h2>");
+        if (byNode.size() <= MAX_NODE_CHARTS) {
+            h.append("<p class=\"meta\">Bars: allocated at the end of the run, against the device's memory and cores; the black "
+                    + "tick marks the peak during the run. Hover for numbers.</p><div class=\"nodes\">");
+            byNode.forEach((node, rows) -> h.append("<div class=\"chart\">").append(Charts.node(node, rows)).append("</div>"));
+            h.append("</div>");
+        } else {
+            h.append("<p class=\"meta\">").append(byNode.size()).append(" nodes: how many nodes have how much of their "
+                    + "memory allocated at the end.</p><div class=\"chart\">").append(Charts.nodeFill(r.devices())).append("</div>");
+        }
+        boolean perDevice = r.samples().stream().anyMatch(s -> !s.devices().isEmpty());
+        if (perDevice && r.devices().size() <= MAX_HEATMAP_ROWS) {
+            h.append("<h2>Device memory over time</h2><p class=\"meta\">One row per device; darker is more of its memory "
+                    + "allocated. Pods that finish free their share.</p><div class=\"chart\">")
+                    .append(Charts.heatmap(r.devices(), r.samples())).append("</div>");
+        }
+    }
+
+    private static void reasons(StringBuilder h, RunReport r) {
+        table(h, "Why pods are unschedulable", "kube-scheduler's message (the extender's reasons per node)", r.unschedulable());
+        table(h, "Why pods failed", "reason and message written by the kubelet", r.failed());
+        var rejected = new java.util.TreeMap<String, Integer>();
+        r.rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
+        table(h, "Pods the webhook rejected", "the webhook's message", rejected);
+        var notCreated = new java.util.TreeMap<String, Integer>();
+        r.notCreated().values().forEach(m -> notCreated.merge(m, 1, Integer::sum));
+        table(h, "Pods that could not be created", "the last error", notCreated);
+    }
+
+    private static void table(StringBuilder h, String title, String column, Map<String, Integer> counts) {
+        if (counts.isEmpty()) {
+            return;
+        }
+        h.append("<h2>").append(esc(title)).append("</h2><table><tr><th>pods</th><th>").append(esc(column)).append("</th></tr>");
+        counts.forEach((message, n) -> h.append("<tr><td class=\"num\">").append(n).append("</td><td>").append(esc(message))
+                .append("</td></tr>"));
+        h.append("</table>");
+    }
+
+    private static String esc(String s) {
+        return Svg.escape(s == null ? "" : s);
+    }
+}

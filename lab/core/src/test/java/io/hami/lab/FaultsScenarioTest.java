@@ -1,0 +1,34 @@
+package io.hami.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hami.lab.fault.FaultEvent;
+import io.hami.lab.observe.PodState;
+import io.hami.lab.report.RunReport;
+import io.hami.lab.scenario.ScenarioLoader;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The faults scenario end to end: plugin and kubelet restarts, devices turning unhealthy and back, API write errors
+ * and a scheduler failover, all while pods arrive; every invariant holds and every pod reaches an end.
+ */
+class FaultsScenarioTest {
+
+    @Test
+    void everyFaultIsSurvivedWithEveryInvariantKept(@TempDir Path reports) throws Exception {
+        var run = ScenarioRuns.run(ScenarioLoader.resolve("faults"), reports);
+        RunReport r = run.result().report();
+
+        ScenarioRuns.assertInvariantsHold(run.result());
+        assertThat(r.faults()).noneMatch(FaultEvent::failed);
+        assertThat(r.faults()).extracting(FaultEvent::what).anySatisfy(w -> assertThat(w).contains("plugin nvidia started again"))
+                .anySatisfy(w -> assertThat(w).contains("kubelet started again"))
+                .anySatisfy(w -> assertThat(w).contains("healthy again"))
+                .anySatisfy(w -> assertThat(w).startsWith("stopped the leading scheduler"));
+        assertThat(r.apiErrors()).as("API writes failed on purpose").isPositive();
+        assertThat(r.count(PodState.PENDING) + r.count(PodState.ALLOCATING) + r.count(PodState.UNSCHEDULABLE)).isZero();
+        assertThat(r.count(PodState.SUCCEEDED)).isGreaterThan(r.planned() / 2);
+    }
+}

@@ -170,7 +170,12 @@ public final class SimulatedScheduler implements AutoCloseable {
                     continue;
                 }
                 Pod pod = podInformer.getStore().getByKey(ready.key());
-                if (pod == null || bound(pod)) {
+                if (pod == null) {
+                    pods.remove(ready.key(), t);
+                    continue;
+                }
+                if (bound(pod)) {
+                    t.state = State.BOUND; // bound by an attempt whose answer was lost
                     continue;
                 }
                 binders.acquire();

@@ -120,7 +120,10 @@ public final class RegistrationSupervisor implements AutoCloseable {
             }
             try {
                 registrar.register(e.resource(), e.server().socket().getFileName().toString(), e.options());
-                registered.put(e, kubelet);
+                // The call dialled whatever kubelet.sock was by then, so the file is read again: a restart between
+                // the first read and the dial must not count as one more restart. A restart after the dial is not
+                // missed: the new kubelet empties the directory, our socket with it, and ensureServing registers.
+                registered.put(e, KubeletSocketId.of(registrar.kubeletSocket()));
                 registrations.incrementAndGet();
                 LOG.info("{}: registered with the kubelet on {}", e.resource(), registrar.kubeletSocket());
             } catch (StatusRuntimeException ex) {

@@ -1,6 +1,7 @@
 /*
  * Mock libcndev.so. Device handles are the indexes. Keeps the sMLU profiles and instances a plugin
- * creates, accounts their quota and memory against the card, and writes them to cndev-state.json.
+ * creates, accounts their quota and memory against the card, and writes them to cndev-state.json. Like the
+ * driver's, they outlive the process that created them: a new load starts from that file.
  * Built with -DHAMI_MOCK_LEGACY it stands in for a driver without the sMLU calls.
  */
 #include "hami_cndev.h"
@@ -118,6 +119,36 @@ static void write_state(void) {
     mock_write_state(STATE_FILE, root);
 }
 
+/* Profiles and instances live in the driver, so a restarted plugin finds those its predecessor created. */
+static void restore_state(void) {
+    cJSON *state = mock_read_state(STATE_FILE);
+    const cJSON *dev;
+    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(state, "devices")) {
+        int d = (int) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(dev, "index"));
+        if (d < 0 || d >= mock_cfg.count) continue;
+        smlu_state *s = &smlu[d];
+        const cJSON *o;
+        cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(dev, "profiles")) {
+            if (s->nprofiles == MAX_PROFILES) break;
+            profile *p = &s->profiles[s->nprofiles++];
+            p->id = (int) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "profileId"));
+            p->quota = (uint32_t) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "mluQuota"));
+            p->memory = (uint64_t) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "memoryBytes"));
+            if (p->id >= s->next_profile_id) s->next_profile_id = p->id + 1;
+        }
+        cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(dev, "instances")) {
+            instance in = {.id = (int) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "instanceId")),
+                           .profile_id = (int) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "profileId"))};
+            const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "name"));
+            if (s->ninstances == MAX_INSTANCES || find_profile(d, in.profile_id) == NULL) continue;
+            snprintf(in.name, sizeof in.name, "%s", name ? name : "");
+            s->instances[s->ninstances++] = in;
+            if (in.id >= s->next_instance_id) s->next_instance_id = in.id + 1;
+        }
+    }
+    cJSON_Delete(state);
+}
+
 MOCK_EXPORT cndevRet_t cndevInit(int32_t reserved) {
     (void) reserved;
     pthread_mutex_lock(&mock_mutex);
@@ -127,7 +158,10 @@ MOCK_EXPORT cndevRet_t cndevInit(int32_t reserved) {
         if (mock_load_devices(&DEFAULTS) != 0) rc = CNDEV_ERROR_NO_DRIVER;
         memset(smlu, 0, sizeof smlu);
         for (int d = 0; d < MOCK_MAX_DEVICES; d++) smlu[d].next_profile_id = smlu[d].next_instance_id = 1;
-        if (rc == CNDEV_SUCCESS) write_state();
+        if (rc == CNDEV_SUCCESS) {
+            restore_state();
+            write_state();
+        }
     }
     if (rc == CNDEV_SUCCESS) init_count++;
     LEAVE;

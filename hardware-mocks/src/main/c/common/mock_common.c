@@ -337,6 +337,14 @@ void mock_write_state(const char *name, cJSON *state) {
     }
 }
 
+cJSON *mock_read_state(const char *name) {
+    resolve_paths();
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", ctl.dir, name);
+    int missing;
+    return read_json(path, &missing);
+}
+
 /* Mock-only: re-reads the control file now and returns how many times it has been (re)loaded. */
 MOCK_EXPORT int hami_mock_sync(void) {
     pthread_mutex_lock(&mock_mutex);

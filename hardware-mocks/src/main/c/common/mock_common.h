@@ -79,6 +79,8 @@ void mock_sleep_unlocked(unsigned ms);
 uint64_t mock_now_ms(void);
 /* Writes state next to devices.json as name, atomically; takes ownership of state. */
 void mock_write_state(const char *name, cJSON *state);
+/* The state file written by an earlier load (this process or another), or NULL when there is none. */
+cJSON *mock_read_state(const char *name);
 /* Copies s into a buffer of size len; 0, or 1 when it does not fit (the caller's INSUFFICIENT_SIZE). */
 int mock_copy_string(char *dst, unsigned long len, const char *s);
 

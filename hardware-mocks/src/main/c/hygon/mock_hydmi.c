@@ -1,7 +1,8 @@
 /*
  * Mock libhydmi.so.1 (Hygon vDCU management). There is no init call: devices.json is read on the first
  * call, as the real library opens /dev/mkfd on first use. Virtual devices a plugin creates are accounted
- * against their card's compute units and memory and written to hydmi-state.json.
+ * against their card's compute units and memory and written to hydmi-state.json. Like the driver's, they
+ * outlive the process that created them: a new load starts from that file.
  */
 #include "hami_hydmi.h"
 #include "mock_common.h"
@@ -57,6 +58,22 @@ static void write_state(void) {
     mock_write_state(STATE_FILE, root);
 }
 
+/* Virtual devices live in the driver, so a restarted plugin finds those its predecessor created. */
+static void restore_state(void) {
+    cJSON *state = mock_read_state(STATE_FILE);
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(state, "virtualDevices")) {
+        int id = (int) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "id"));
+        int device = (int) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "device"));
+        if (id < 0 || id >= MAX_VDEVS || device < 0 || device >= mock_cfg.count) continue;
+        vdevs[id].used = 1;
+        vdevs[id].device = device;
+        vdevs[id].cus = (int) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "computeUnits"));
+        vdevs[id].memory_mib = (int) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "memoryMiB"));
+    }
+    cJSON_Delete(state);
+}
+
 /* Counts the call, then loads devices on first use; an initError in the control file fails every call until then. */
 static dmiStatus enter(const char *fn) {
     pthread_mutex_lock(&mock_mutex);
@@ -66,6 +83,7 @@ static dmiStatus enter(const char *fn) {
         if (rc == DMI_STATUS_SUCCESS && mock_load_devices(&DEFAULTS) != 0) rc = DMI_STATUS_OPEN_MKFD_FAILED;
         if (rc == DMI_STATUS_SUCCESS) {
             loaded = 1;
+            restore_state();
             write_state();
         }
     }

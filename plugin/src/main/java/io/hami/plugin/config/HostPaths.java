@@ -13,11 +13,12 @@ import java.util.Objects;
  * @param lockDir  HAMi-core's lock folder, shared by every container on the node
  * @param vdevDir  where Hygon virtual-device configurations are written
  * @param hyhalDir Hygon's runtime libraries, mounted read-only into HCU containers when present
+ * @param stateDir the plugin's own state, kept across restarts (what it created for which pod)
  */
-public record HostPaths(Path devRoot, Path vgpuDir, Path lockDir, Path vdevDir, Path hyhalDir) {
+public record HostPaths(Path devRoot, Path vgpuDir, Path lockDir, Path vdevDir, Path hyhalDir, Path stateDir) {
 
     public static final HostPaths DEFAULTS = new HostPaths(Path.of("/"), Path.of("/usr/local/vgpu"),
-            Path.of("/tmp/vgpulock"), Path.of("/etc/vdev"), Path.of("/opt/hyhal"));
+            Path.of("/tmp/vgpulock"), Path.of("/etc/vdev"), Path.of("/opt/hyhal"), Path.of("/var/lib/hami-java"));
 
     public HostPaths {
         Objects.requireNonNull(devRoot, "devRoot");
@@ -25,6 +26,7 @@ public record HostPaths(Path devRoot, Path vgpuDir, Path lockDir, Path vdevDir, 
         Objects.requireNonNull(lockDir, "lockDir");
         Objects.requireNonNull(vdevDir, "vdevDir");
         Objects.requireNonNull(hyhalDir, "hyhalDir");
+        Objects.requireNonNull(stateDir, "stateDir");
     }
 
     /** The host path of device node {@code containerPath} (an absolute path such as {@code /dev/kfd}). */
@@ -32,9 +34,9 @@ public record HostPaths(Path devRoot, Path vgpuDir, Path lockDir, Path vdevDir, 
         return devRoot.resolve(containerPath.substring(1));
     }
 
-    /** All of them under {@code root}, for tests and the lab. */
+    /** The defaults, each under {@code root} instead of {@code /}: for tests and the lab. */
     public static HostPaths under(Path root) {
-        return new HostPaths(root.resolve("host"), root.resolve("usr/local/vgpu"), root.resolve("tmp/vgpulock"),
-                root.resolve("etc/vdev"), root.resolve("opt/hyhal"));
+        return new HostPaths(root, root.resolve("usr/local/vgpu"), root.resolve("tmp/vgpulock"),
+                root.resolve("etc/vdev"), root.resolve("opt/hyhal"), root.resolve("var/lib/hami-java"));
     }
 }

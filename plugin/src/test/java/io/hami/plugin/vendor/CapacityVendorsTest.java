@@ -1,6 +1,7 @@
 package io.hami.plugin.vendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -23,6 +24,7 @@ import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.Discovery;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -88,8 +90,8 @@ class CapacityVendorsTest {
             ContainerAllocateResponse r = kubelet.allocate("cambricon.com/vmlu", List.of(MLU1 + "-vmlu-0")).getContainerResponses(0);
 
             assertThat(r.getDevicesList()).containsExactly(
-                    device("/dev/cambricon_dev1", root.resolve("host/dev/cambricon_dev1"), "rw"),
-                    device("/dev/cambricon-caps/cap_dev1_mi1", root.resolve("host/dev/cambricon-caps/cap_dev1_mi1"), "rw"));
+                    device("/dev/cambricon_dev1", root.resolve("dev/cambricon_dev1"), "rw"),
+                    device("/dev/cambricon-caps/cap_dev1_mi1", root.resolve("dev/cambricon-caps/cap_dev1_mi1"), "rw"));
             assertThat(r.getEnvsMap()).isEmpty();
             var card = mock.state("cndev-state.json").get("devices").get(1);
             assertThat(card.get("allocatedMluQuota").asInt()).isEqualTo(30);
@@ -98,6 +100,24 @@ class CapacityVendorsTest {
             assertThat(cluster.annotation("mlu", ProtocolKeys.BIND_PHASE)).isEqualTo("success");
             assertThat(cluster.annotation("mlu", keys(CambriconKeys.VENDOR).toAllocateKey())).isEqualTo(";");
             assertThat(plugin.registrations()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void anSmluInstanceOfAPodThatEndedWhileThePluginWasDownIsFreedByTheNextPlugin() throws Exception {
+        MockVendor mock = MockVendor.install(root.resolve("mock"), "cambricon");
+        cluster.pod("mlu", List.of(), List.of(TestCluster.container("main")));
+        try (PluginApp plugin = plugin("cambricon", mock)) {
+            cluster.bind("mlu", NODE, Map.of(keys(CambriconKeys.VENDOR), "n1-cambricon-mlu-1,MLU,4096,30:;"));
+            kubelet.allocate("cambricon.com/vmlu", List.of(MLU1 + "-vmlu-0"));
+            assertThat(mock.state("cndev-state.json").get("devices").get(1).get("instances")).hasSize(1);
+        }
+        cluster.reject("mlu"); // the pod ends while no plugin runs, as during an upgrade
+        try (PluginApp plugin = plugin("cambricon", mock)) {
+            await().atMost(WAIT).until(() -> mock.state("cndev-state.json").get("devices").get(1).get("instances").isEmpty());
+            assertThat(mock.state("cndev-state.json").get("devices").get(1).get("allocatedMluQuota").asInt()).isZero();
+            assertThat(Files.readAllLines(root.resolve("var/lib/hami-java/cambricon-smlu-instances")))
+                    .noneMatch(l -> l.startsWith(cluster.get("mlu").getMetadata().getUid()));
         }
     }
 
@@ -139,7 +159,7 @@ class CapacityVendorsTest {
             assertThat(r.getEnvsMap()).containsExactly(Map.entry("MTHREADS_VISIBLE_DEVICES", "0,1"));
             assertThat(r.getDevicesList()).extracting(DeviceSpec::getContainerPath).containsExactly(
                     "/dev/mtgpu.0", "/dev/dri/card0", "/dev/dri/renderD128", "/dev/mtgpu.1", "/dev/dri/card1", "/dev/dri/renderD129");
-            assertThat(r.getDevices(0).getHostPath()).isEqualTo(root.resolve("host/dev/mtgpu.0").toString());
+            assertThat(r.getDevices(0).getHostPath()).isEqualTo(root.resolve("dev/mtgpu.0").toString());
             assertThat(cluster.annotation("mt", ProtocolKeys.BIND_PHASE)).isEqualTo("success");
 
             mock.control("{\"unhealthy\":[1]}");

@@ -91,7 +91,7 @@ class HygonPluginTest {
 
         ContainerAllocateResponse shared = kubelet.allocate(RESOURCE, List.of(HCU1 + "-0")).getContainerResponses(0);
 
-        Path host = root.resolve("host");
+        Path host = root;
         assertThat(shared.getDevicesList()).containsExactly(
                 device("/dev/kfd", host.resolve("dev/kfd"), "rwm"), device("/dev/mkfd", host.resolve("dev/mkfd"), "rwm"),
                 device("/dev/dri/card1", host.resolve("dev/dri/card1"), "rw"),
@@ -114,6 +114,24 @@ class HygonPluginTest {
         cluster.reject("share");
         await().atMost(WAIT).until(() -> mock.state("hydmi-state.json").get("virtualDevices").isEmpty());
         assertThat(conf).doesNotExist();
+    }
+
+    @Test
+    void aVirtualHcuOfAPodThatEndedWhileThePluginWasDownIsFreedByTheNextPlugin() throws Exception {
+        cluster.pod("share", List.of(), List.of(TestCluster.container("a")));
+        cluster.bind("share", NODE, Map.of(KEYS, HCU0 + ",HCU,8192,25:;"));
+        kubelet.allocate(RESOURCE, List.of(HCU0 + "-0"));
+        String uid = cluster.get("share").getMetadata().getUid();
+        Path ledger = root.resolve("var/lib/hami-java/hygon-virtual-hcus");
+        assertThat(Files.readAllLines(ledger)).contains(uid + " 0");
+
+        plugin.close(); // an upgrade: the pod ends before the new plugin is up
+        cluster.reject("share");
+        plugin = PluginRun.start(cluster.client(), PluginRun.settings("hygon", NODE, root.resolve("dp"), mock, root));
+
+        await().atMost(WAIT).until(() -> mock.state("hydmi-state.json").get("virtualDevices").isEmpty());
+        assertThat(root.resolve("etc/vdev/vdev0.conf")).doesNotExist();
+        assertThat(Files.readAllLines(ledger)).noneMatch(l -> l.startsWith(uid));
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.hami.plugin.spi.KubeletResource;
 import io.hami.plugin.spi.PhysicalDevice;
 import io.hami.plugin.spi.VendorPlugin;
 import io.hami.plugin.vendor.DeviceNodes;
+import io.hami.plugin.vendor.PodInstances;
 import io.hami.plugin.vendor.PollingHealth;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
@@ -22,6 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Cambricon MLUs in dynamic-sMLU mode. The scheduler reads the node's capacity (D1), so the plugin advertises
@@ -31,8 +35,9 @@ import java.util.Optional;
  * of cores and memory through CNDev and returns the card's and the instance's device nodes.
  */
 public final class CambriconPlugin implements VendorPlugin {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CambriconPlugin.class);
-    private final io.hami.plugin.vendor.PodInstances<Integer> instances = new io.hami.plugin.vendor.PodInstances<>();
+    private static final Logger LOG = LoggerFactory.getLogger(CambriconPlugin.class);
+    /** Which pod each sMLU instance was created for, under {@link HostPaths#stateDir()}. */
+    static final String INSTANCES_FILE = "cambricon-smlu-instances";
     /** The scheduler's capacity layout: device {@code i} of node {@code n} is {@code n-cambricon-mlu-i}. */
     static final String SCHEDULER_ID_INFIX = "-cambricon-mlu-";
     static final int MEMORY_UNIT_MIB = 256;
@@ -45,6 +50,7 @@ public final class CambriconPlugin implements VendorPlugin {
     private final List<CndevDevice> cards;
     private final List<KubeletResource> resources;
     private final DeviceNodes nodes;
+    private final PodInstances instances;
 
     public CambriconPlugin(Cndev cndev, DeviceBackend backend, DeviceConfig.Cambricon config, String node, HostPaths paths) {
         this.cndev = cndev;
@@ -60,6 +66,7 @@ public final class CambriconPlugin implements VendorPlugin {
                 new KubeletResource(config.resourceMemoryName(), false,
                         KubeletResource.named("vmemory", 1, d -> (int) (d.memoryMiB() / MEMORY_UNIT_MIB)), false));
         this.nodes = new DeviceNodes(paths);
+        this.instances = PodInstances.open(paths.stateDir().resolve(INSTANCES_FILE));
     }
 
     @Override
@@ -123,7 +130,7 @@ public final class CambriconPlugin implements VendorPlugin {
     }
 
     @Override
-    public java.util.Set<String> podsHoldingInstances() {
+    public Set<String> podsHoldingInstances() {
         return instances.pods();
     }
 

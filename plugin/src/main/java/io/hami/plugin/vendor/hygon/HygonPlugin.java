@@ -18,6 +18,8 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackend;
+import io.hami.plugin.vendor.PodInstances;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hygon HCUs: {@code splitCount} replicas {@code <serial>-<n>} per card on the count resource, the inventory in
@@ -33,8 +37,9 @@ import java.util.Set;
  * for a virtual HCU, its configuration.
  */
 public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HygonPlugin.class);
-    private final io.hami.plugin.vendor.PodInstances<VirtualHcu.Created> instances = new io.hami.plugin.vendor.PodInstances<>();
+    private static final Logger LOG = LoggerFactory.getLogger(HygonPlugin.class);
+    /** Which pod each virtual HCU was created for, under {@link HostPaths#stateDir()}. */
+    static final String INSTANCES_FILE = "hygon-virtual-hcus";
     /** Upstream's HCU plugin shares a card among 4 tasks unless told otherwise. */
     static final int DEFAULT_SPLIT_COUNT = 4;
     static final String MODE = "hami-core";
@@ -54,6 +59,7 @@ public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
     private final VirtualHcu virtual;
     private final DeviceNodes nodes;
     private final Path hyhal;
+    private final PodInstances instances;
 
     public HygonPlugin(RocmSmi rocm, Hydmi hydmi, DeviceBackend backend, DeviceConfig.Hygon config, Sharing sharing,
                        HostPaths paths) {
@@ -69,6 +75,7 @@ public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
         this.virtual = new VirtualHcu(hydmi, paths.vdevDir());
         this.nodes = new DeviceNodes(paths);
         this.hyhal = paths.hyhalDir();
+        this.instances = PodInstances.open(paths.stateDir().resolve(INSTANCES_FILE));
     }
 
     @Override
@@ -134,7 +141,7 @@ public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
             devs.add(nodes.node("/dev/dri/renderD" + card.renderMinor(), "rw"));
             if (share.usedcores() < 100 || share.usedmem() < target.cards().get(i).memoryMiB()) {
                 VirtualHcu.Created created = virtual.create(card, share);
-                instances.add(target.podUid(), created);
+                instances.add(target.podUid(), created.id());
                 mounts.add(new ContainerGrant.Mount(CONTAINER_VDEV_DIR + created.conf().getFileName(), created.conf().toString(), true));
             }
         }
@@ -145,17 +152,17 @@ public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
     }
 
     @Override
-    public java.util.Set<String> podsHoldingInstances() {
+    public Set<String> podsHoldingInstances() {
         return instances.pods();
     }
 
     @Override
     public void release(String podUid) {
-        for (VirtualHcu.Created created : instances.take(podUid)) {
+        for (int id : instances.take(podUid)) {
             try {
-                virtual.destroy(created);
-            } catch (java.io.IOException | RuntimeException e) {
-                LOG.warn("virtual HCU {} of ended pod {} could not be destroyed: {}", created.id(), podUid, e.getMessage());
+                virtual.destroy(id);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("virtual HCU {} of ended pod {} could not be destroyed: {}", id, podUid, e.getMessage());
             }
         }
     }

@@ -47,7 +47,7 @@ final class VirtualHcu {
             throw new AllocationException("virtual HCU of " + share.usedcores() + "% and " + share.usedmem()
                     + " MiB on HCU " + card.index() + " (" + card.serial() + "): " + e.getMessage(), e);
         }
-        Path conf = confDir.resolve("vdev" + vdev.id() + ".conf");
+        Path conf = confOf(vdev.id());
         String text = "PciBusId: " + card.busId() + "\n"
                 + "cu_count: " + units + "\n"
                 + "mem: " + share.usedmem() + " MiB\n"
@@ -64,9 +64,13 @@ final class VirtualHcu {
         return new Created(vdev.id(), conf);
     }
 
-    /** Destroys a virtual HCU and removes its configuration file. */
-    void destroy(Created created) throws IOException {
-        hydmi.destroyVirtualDevice(created.id());
-        Files.deleteIfExists(created.conf());
+    /** Destroys virtual HCU {@code id} and removes its configuration file. */
+    void destroy(int id) throws IOException {
+        hydmi.destroyVirtualDevice(id);
+        Files.deleteIfExists(confOf(id));
+    }
+
+    private Path confOf(int id) {
+        return confDir.resolve("vdev" + id + ".conf");
     }
 }

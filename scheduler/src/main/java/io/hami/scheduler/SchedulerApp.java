@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.bind.AbandonedDecisions;
 import io.hami.scheduler.bind.Binder;
 import io.hami.scheduler.cluster.ClusterWatch;
 import io.hami.scheduler.cluster.NodeInventory;
@@ -127,7 +128,8 @@ public final class SchedulerApp implements AutoCloseable {
 
         var locks = new NodeLockClient(client, s.lockTimeout(), clock);
         var extender = new Extender(index, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events));
-        var binder = new Binder(client, locks, index, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events));
+        var binder = new Binder(client, locks, index, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events),
+                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
         var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName()));
         var routes = new SchedulerHttpServer.Routes(extender::filter, extender::prioritize, binder::bind, webhook,
                 () -> leadership.getAsBoolean() && watch.hasSynced());

@@ -49,9 +49,11 @@ public final class Binder {
     private final BooleanSupplier leader;
     private final Clock clock;
     private final BindObserver observer;
+    private final AbandonedDecisions abandoned;
 
     public Binder(KubernetesClient client, NodeLockClient locks, UsageIndex index, DeviceBackends backends,
-                  SchedulingPolicy policy, BooleanSupplier leader, Clock clock, BindObserver observer) {
+                  SchedulingPolicy policy, BooleanSupplier leader, Clock clock, BindObserver observer,
+                  AbandonedDecisions abandoned) {
         this.client = client;
         this.locks = locks;
         this.index = index;
@@ -60,6 +62,7 @@ public final class Binder {
         this.leader = leader;
         this.clock = clock;
         this.observer = observer;
+        this.abandoned = abandoned;
     }
 
     /** A bind step that failed; the message goes back to kube-scheduler. */
@@ -119,12 +122,12 @@ public final class Binder {
         }
         String key = ns + "/" + name;
         PodUsage previous = null;
-        boolean patched = false;
+        String bindTime = null;
         try {
             catchUp(node);
             Placement.Placed placed = placeAgain(pod, key, request, node);
-            Pod written = patchDecision(pod, node, placed);
-            patched = true;
+            bindTime = UnixTimeCodec.encode(clock.instant());
+            Pod written = patchDecision(pod, node, placed, bindTime); // a lost response may still have written it
             previous = index.putPod(key, PodUsage.of(written, backends), written.getMetadata().getResourceVersion());
             fence(node, ns, name);
             postBinding(written, node);
@@ -139,8 +142,9 @@ public final class Binder {
             if (previous != null) {
                 index.putPod(key, previous);
             }
-            if (patched) {
-                markFailed(ns, name);
+            if (bindTime != null) {
+                // A decision that was (or may have been) written but not bound must not be served by a plugin.
+                abandoned.markFailed(ns, name, node, bindTime);
             }
             release(node, ns, name);
             return fail(pod, node, e.getMessage(), start);
@@ -199,8 +203,7 @@ public final class Binder {
     }
 
     /** One merge patch carrying the whole decision (D4). Stale keys of vendors not chosen are removed. */
-    private Pod patchDecision(Pod pod, String node, Placement.Placed placed) {
-        String now = UnixTimeCodec.encode(clock.instant());
+    private Pod patchDecision(Pod pod, String node, Placement.Placed placed, String now) {
         Map<String, String> set = new HashMap<>();
         set.put(ProtocolKeys.VGPU_NODE, node);
         set.put(ProtocolKeys.VGPU_TIME, now);
@@ -237,16 +240,6 @@ public final class Binder {
             return now != null && now.getSpec() != null && node.equals(now.getSpec().getNodeName());
         } catch (KubernetesClientException e) {
             return false;
-        }
-    }
-
-    /** A decision that was written but not bound must not be served by a device plugin. */
-    private void markFailed(String ns, String name) {
-        try {
-            client.pods().inNamespace(ns).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                    AnnotationPatch.mergePatch(Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED), Map.of(), null));
-        } catch (KubernetesClientException e) {
-            LOG.warn("pod {}/{}: bind failed and marking it failed failed too: {}", ns, name, e.getMessage());
         }
     }
 

@@ -14,6 +14,7 @@ import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.bind.AbandonedDecisions;
 import io.hami.scheduler.bind.Binder;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -53,7 +54,8 @@ class BinderReportingTest {
             var clock = Clock.systemUTC();
             try (var events = new EventRecorder(client, "hami-scheduler", registry, clock)) {
                 var binder = new Binder(client, new NodeLockClient(client, Duration.ofMinutes(5), clock), index, BACKENDS,
-                        SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true, clock, CompositeObserver.bind(metrics, events));
+                        SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true, clock, CompositeObserver.bind(metrics, events),
+                        new AbandonedDecisions(client, (task, delay) -> { }, List.of()));
 
                 assertThat(binder.bind(new BindingArgs("a", "ns", "", "n1")).ok()).isTrue();
                 // a holds n1's lock until its device plugin has allocated it

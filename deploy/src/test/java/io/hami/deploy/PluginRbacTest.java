@@ -21,6 +21,7 @@ import io.hami.plugin.server.UnixSockets;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -110,7 +111,7 @@ class PluginRbacTest {
         admin.nodes().withName("gpu-1").edit(n -> new NodeBuilder(n).editStatus()
                 .addToAllocatable("nvidia.com/gpu", new Quantity("20")).endStatus().build());
         var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, "hami-scheduler",
-                SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5), DeviceConfig.DEFAULTS, null, null, null,
+                SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5), DeviceConfig.DEFAULTS, new LeaderMode.Always(),
                 Duration.ofHours(1), null, "test");
         try (SchedulerApp scheduler = SchedulerApp.start(admin, settings, new PrometheusRegistry(), Clock.systemUTC());
              UnixSockets sockets = new UnixSockets(); var http = HttpClient.newHttpClient()) {

@@ -121,14 +121,18 @@ class SchedulerManifestsTest {
     }
 
     @Test
-    void theTwoLeaderElectionsUseDifferentLeasesEachGrantedToItsComponent() {
+    void theExtenderFollowsTheLeaseKubeSchedulerElectsOnSoReplicasCanScale() {
         JsonNode election = kubeSchedulerConfig().path("leaderElection");
         String kubeSchedulerLease = election.path("resourceName").asString();
-        String ourLease = Manifests.flag(SCHEDULER, "--leader-elect-resource-name").orElseThrow();
         assertThat(election.path("leaderElect").asBoolean()).isTrue();
-        assertThat(SCHEDULER.path("args").valueStream().map(JsonNode::asString)).contains("--leader-elect");
-        assertThat(kubeSchedulerLease).isNotEqualTo(ourLease);
         assertThat(election.path("resourceNamespace").asString()).isEqualTo(Manifests.namespace(DEPLOYMENT));
+        assertThat(Manifests.flag(SCHEDULER, "--leader-follow")).contains(kubeSchedulerLease);
+        assertThat(SCHEDULER.path("args").valueStream().map(JsonNode::asString)).doesNotContain("--leader-elect");
+        // kube-scheduler's identity starts with the hostname, which is the pod name the extender is given
+        assertThat(SCHEDULER.path("env").valueStream().filter(e -> e.path("name").asString().equals("POD_NAME"))
+                .map(e -> e.path("valueFrom").path("fieldRef").path("fieldPath").asString())).containsExactly("metadata.name");
+        assertThat(DEPLOYMENT.path("spec").path("template").path("spec").has("hostname")).isFalse();
+        assertThat(DEPLOYMENT.path("spec").path("replicas").asInt()).isGreaterThan(1);
         var grants = new Rbac(MANIFESTS).grants(Manifests.namespace(DEPLOYMENT), serviceAccount(), "kube-scheduler");
         for (String verb : List.of("get", "update", "create")) {
             var access = new ApiAccess(verb, "coordination.k8s.io", "leases", Manifests.namespace(DEPLOYMENT),

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.codec.LegacyRegisterCodec;
@@ -17,6 +19,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.net.InetSocketAddress;
@@ -26,6 +29,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -63,11 +67,12 @@ final class SchedulerRun {
         JsonNode deployment = manifests.get("Deployment", "hami-scheduler");
         JsonNode container = Manifests.container(deployment, "scheduler");
         String schedulerName = Manifests.flag(container, "--scheduler-name").orElseThrow();
-        String leaseName = Manifests.flag(container, "--leader-elect-resource-name").orElseThrow();
+        String leaseName = Manifests.flag(container, "--leader-follow").orElseThrow();
+        String namespace = Manifests.namespace(deployment);
         var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, schedulerName,
                 new SchedulingPolicy(Manifests.flag(container, "--node-scheduler-policy").orElseThrow(),
                         Manifests.flag(container, "--gpu-scheduler-policy").orElseThrow()),
-                Duration.ofMinutes(5), DeviceConfig.DEFAULTS, Manifests.namespace(deployment), leaseName, "rbac-test",
+                Duration.ofMinutes(5), DeviceConfig.DEFAULTS, new LeaderMode.Follow(namespace, leaseName, "rbac-test"),
                 Duration.ofMillis(200), null, "test");
         var recorder = new RecordingClient();
         var registry = new PrometheusRegistry();
@@ -84,6 +89,10 @@ final class SchedulerRun {
                     .build()).create();
             admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
                     .withName(WORKLOAD_NAMESPACE).endMetadata().build()).create();
+            // What the kube-scheduler of this pod would hold; an hour, so that it outlasts the run.
+            admin.resources(Lease.class).inNamespace(namespace).resource(new LeaseBuilder().withNewMetadata().withName(leaseName)
+                    .withNamespace(namespace).endMetadata().withNewSpec().withHolderIdentity("rbac-test_5e0c")
+                    .withLeaseDurationSeconds(3600).withRenewTime(ZonedDateTime.now()).endSpec().build()).create();
             Pod fits = admin.pods().inNamespace(WORKLOAD_NAMESPACE).resource(pod("fits", schedulerName, "4000")).create();
             Pod tooBig = admin.pods().inNamespace(WORKLOAD_NAMESPACE).resource(pod("too-big", schedulerName, "64000")).create();
 

@@ -14,6 +14,7 @@ import io.hami.scheduler.extender.Extender;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.handshake.HandshakeLoop;
 import io.hami.scheduler.http.SchedulerHttpServer;
+import io.hami.scheduler.leader.LeaderMode;
 import io.hami.scheduler.leader.Leadership;
 import io.hami.scheduler.metrics.MetricsServer;
 import io.hami.scheduler.metrics.SchedulerMetrics;
@@ -45,16 +46,14 @@ public final class SchedulerApp implements AutoCloseable {
      * @param policy           default node and device policies
      * @param lockTimeout      how long a node lock may be held by a pod still allocating
      * @param deviceConfig     resource names and defaults per vendor
-     * @param leaseNamespace   namespace of the leader-election Lease, or null to run without election
-     * @param leaseName        name of the Lease
-     * @param identity         this replica's identity in the Lease
+     * @param leader           how this replica decides whether it leads
      * @param handshakePeriod  how often the handshake round runs (D3: 15 s)
      * @param metricsBind      where {@code /metrics} is served, or null for no metrics endpoint
      * @param version          reported in {@code hami_build_info}
      */
     public record Settings(InetSocketAddress httpBind, Path certFile, Path keyFile, String schedulerName,
                            SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig,
-                           String leaseNamespace, String leaseName, String identity, Duration handshakePeriod,
+                           LeaderMode leader, Duration handshakePeriod,
                            InetSocketAddress metricsBind, String version) {
     }
 
@@ -114,9 +113,12 @@ public final class SchedulerApp implements AutoCloseable {
         LOG.info("informers synced: {} nodes with devices", index.nodeNames().size());
 
         var ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-handshake").daemon().factory());
-        Leadership leadership = s.leaseNamespace() == null ? Leadership.always()
-                : Leadership.elect(client, s.leaseNamespace(), s.leaseName(), s.identity(),
-                        () -> ticker.execute(() -> loop[0].round()));
+        // A new leader answers the handshake at once rather than at the next period.
+        Leadership leadership = Leadership.start(client, s.leader(), clock, () -> ticker.execute(() -> {
+            if (loop[0] != null) {
+                loop[0].round();
+            }
+        }));
         loop[0] = new HandshakeLoop(client, backends, inventory, watch::nodes, leadership, clock, CompositeObserver.handshake(metrics));
         ticker.scheduleWithFixedDelay(() -> {
             try {
@@ -131,8 +133,11 @@ public final class SchedulerApp implements AutoCloseable {
         var binder = new Binder(client, locks, index, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events),
                 new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
         var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName()));
+        // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each
+        // serves the webhook, and kube-scheduler reaches filter and bind in its own pod, not through the Service.
+        boolean readyWhenFollowing = s.leader() instanceof LeaderMode.Follow;
         var routes = new SchedulerHttpServer.Routes(extender::filter, extender::prioritize, binder::bind, webhook,
-                () -> leadership.getAsBoolean() && watch.hasSynced());
+                () -> (readyWhenFollowing || leadership.getAsBoolean()) && watch.hasSynced());
         var http = SchedulerHttpServer.start(s.httpBind(), s.certFile(), s.keyFile(), routes);
         var metricsServer = s.metricsBind() == null ? null : MetricsServer.start(s.metricsBind(), registry);
         return new SchedulerApp(index, watch, leadership, ticker, http, extender, binder, loop[0], events, metricsServer);

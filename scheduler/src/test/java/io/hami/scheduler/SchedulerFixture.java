@@ -16,6 +16,7 @@ import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -44,7 +45,7 @@ public final class SchedulerFixture implements AutoCloseable {
 
     public static SchedulerApp.Settings settings(SchedulingPolicy policy, Duration lockTimeout) {
         return new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, "hami-scheduler", policy,
-                lockTimeout, DeviceConfig.DEFAULTS, null, null, null, Duration.ofHours(1), null, "test");
+                lockTimeout, DeviceConfig.DEFAULTS, new LeaderMode.Always(), Duration.ofHours(1), null, "test");
     }
 
     public static DeviceInfo gpu(String id, int index, int memMiB) {

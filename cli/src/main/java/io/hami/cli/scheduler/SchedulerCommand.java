@@ -7,6 +7,7 @@ import io.hami.cli.options.HostPortConverter;
 import io.hami.kube.client.KubeClients;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -67,6 +68,11 @@ public final class SchedulerCommand implements Callable<Integer> {
     @Option(names = "--leader-elect-resource-namespace", description = "Lease namespace. Default: env POD_NAMESPACE, else kube-system.")
     String leaseNamespace;
 
+    @Option(names = "--leader-follow", paramLabel = "LEASE",
+            description = "Instead of --leader-elect: lead exactly while the kube-scheduler in this pod (identity <pod name>_...)"
+                    + " holds Lease LEASE, in the namespace above. Lets several replicas run.")
+    String followLease;
+
     @Option(names = "--metrics-bind-address", defaultValue = ":9395", converter = HostPortConverter.class,
             description = "Address of the Prometheus /metrics endpoint. Default: ${DEFAULT-VALUE}.")
     InetSocketAddress metricsBind;
@@ -78,10 +84,15 @@ public final class SchedulerCommand implements Callable<Integer> {
         }
         var policy = new SchedulingPolicy(nodePolicy, gpuPolicy);
         var config = deviceConfig.load();
+        if (leaderElect && followLease != null) {
+            throw new IllegalArgumentException("--leader-elect and --leader-follow exclude each other: campaign, or follow kube-scheduler");
+        }
         String namespace = leaseNamespace != null ? leaseNamespace : System.getenv().getOrDefault("POD_NAMESPACE", "kube-system");
         String identity = System.getenv().getOrDefault("POD_NAME", InetAddress.getLocalHost().getHostName());
+        LeaderMode leader = leaderElect ? new LeaderMode.Elect(namespace, leaseName, identity)
+                : followLease != null ? new LeaderMode.Follow(namespace, followLease, identity) : new LeaderMode.Always();
         var settings = new SchedulerApp.Settings(httpBind, certFile, keyFile, schedulerName, policy, lockTimeout, config,
-                leaderElect ? namespace : null, leaseName, identity, Duration.ofSeconds(15), metricsBind, Main.version());
+                leader, Duration.ofSeconds(15), metricsBind, Main.version());
         try (var client = KubeClients.connect(kubeconfig);
              var app = SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC())) {
             LOG.info("hami scheduler {} ready: extender on {}, metrics on {}", schedulerName, app.address(), app.metricsAddress());

@@ -27,8 +27,8 @@ class LeaderElectionTest {
 
     static SchedulerApp replica(EmbeddedApiServer server, String identity) throws Exception {
         var s = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, "hami-scheduler",
-                SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5), DeviceConfig.DEFAULTS, "kube-system", "hami-scheduler",
-                identity, Duration.ofHours(1), null, "test");
+                SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5), DeviceConfig.DEFAULTS,
+                new LeaderMode.Elect("kube-system", "hami-scheduler", identity), Duration.ofHours(1), null, "test");
         return SchedulerApp.start(server.newClient(), s, new PrometheusRegistry(), Clock.systemUTC());
     }
 

@@ -6,6 +6,7 @@ import io.hami.lab.scenario.SchedulerSpec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -48,7 +49,7 @@ public final class SchedulerReplicas implements AutoCloseable {
         boolean elect = spec.replicas() > 1;
         var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, LabKeys.SCHEDULER_NAME,
                 new SchedulingPolicy(spec.nodePolicy(), spec.gpuPolicy()), spec.lockTimeout(), DeviceConfig.DEFAULTS,
-                elect ? LEASE_NAMESPACE : null, elect ? LEASE_NAME : null, elect ? identity : null, spec.handshakePeriod(),
+                elect ? new LeaderMode.Elect(LEASE_NAMESPACE, LEASE_NAME, identity) : new LeaderMode.Always(), spec.handshakePeriod(),
                 null, "lab");
         KubernetesClient client = clients.get();
         try {

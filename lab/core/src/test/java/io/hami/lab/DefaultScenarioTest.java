@@ -34,7 +34,10 @@ class DefaultScenarioTest {
         assertThat(r.rejected()).hasSize(1);
         assertThat(r.invariants().stream().filter(i -> i.name().equals("grants")).findFirst().orElseThrow().checked())
                 .as("containers whose grants were checked").isGreaterThan(50);
-        assertThat(run.console()).contains("cluster ready in", "== default: summary ==", "all invariants hold");
+        assertThat(run.console()).contains("cluster ready in", "== default: summary ==", "all invariants hold",
+                "./hami inspect nodes --kubeconfig " + reports.resolve(Lab.KUBECONFIG));
+        String server = run.console().replaceAll("(?s).*cluster ready in [^:]*: API server (\\S+),.*", "$1");
+        assertThat(Files.readString(reports.resolve(Lab.KUBECONFIG))).contains("server: " + server);
         assertThat(Files.readString(run.result().html())).contains("<svg", "Pods over time", "Allocation per node");
     }
 }

@@ -102,7 +102,8 @@ class RegistrationTest {
         try (PluginApp plugin = PluginRun.start(cluster.client(), PluginRun.settings("nvidia", "n1", dir, mock, root))) {
             Files.delete(dir.resolve("nvidia-gpu.sock"));
 
-            await().atMost(WAIT).until(() -> kubelet.registrations().size() == 2);
+            // the kubelet records a registration before it answers; the plugin counts it on the answer
+            await().atMost(WAIT).until(() -> kubelet.registrations().size() == 2 && plugin.registrations() == 2);
             assertThat(dir.resolve("nvidia-gpu.sock")).exists();
             assertThat(kubelet.plugin(RESOURCE).getDevicePluginOptions(Empty.getDefaultInstance())
                     .getGetPreferredAllocationAvailable()).isTrue();

@@ -53,7 +53,7 @@ class HandshakeLoopTest {
                 await().atMost(Duration.ofSeconds(10)).until(() -> hcuDevices(app) == 1);
 
                 app.handshake().round();
-                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(handshake(client)).isEqualTo("Requesting_2026-08-01 06:00:00"));
+                await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(handshake(client)).isEqualTo("Requesting_2026-08-01 06:00:00"));
                 assertThat(hcuDevices(app)).isEqualTo(1);
 
                 now.set(now.get().plusSeconds(60));
@@ -62,15 +62,15 @@ class HandshakeLoopTest {
 
                 now.set(now.get().plusSeconds(1));
                 app.handshake().round();
-                await().atMost(Duration.ofSeconds(5)).until(() -> handshake(client) == null);
+                await().atMost(Duration.ofSeconds(15)).until(() -> handshake(client) == null);
                 assertThat(hcuDevices(app)).as("expired and nothing allocatable: withdrawn").isZero();
 
                 // The plugin comes back: it answers and the kubelet advertises devices again.
                 client.nodes().withName("n").edit(n -> new NodeBuilder(n).editMetadata()
                         .addToAnnotations("hami.io/node-handshake-hcu", "Reported_2026-08-01 06:01:01").endMetadata()
                         .editStatus().addToAllocatable("hygon.com/hcunum", new Quantity("10")).endStatus().build());
-                await().atMost(Duration.ofSeconds(5)).until(() -> "Reported_2026-08-01 06:01:01".equals(handshake(client)));
-                await().atMost(Duration.ofSeconds(5)).until(() -> {
+                await().atMost(Duration.ofSeconds(15)).until(() -> "Reported_2026-08-01 06:01:01".equals(handshake(client)));
+                await().atMost(Duration.ofSeconds(15)).until(() -> {
                     app.handshake().round();
                     return hcuDevices(app) == 1;
                 });

@@ -1,75 +1,21 @@
 package io.hami.backend.cambricon;
 
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Node;
 import io.hami.protocol.config.DeviceConfig;
-import io.hami.protocol.device.ContainerRequest;
-import io.hami.protocol.fit.DeviceUsage;
-import io.hami.protocol.fit.FitContext;
-import io.hami.protocol.fit.FitResult;
-import io.hami.protocol.fit.FitWalk;
-import io.hami.protocol.health.HealthMemory;
-import io.hami.protocol.health.HealthVerdict;
-import io.hami.protocol.spi.DeviceBackend;
-import io.hami.protocol.spi.Discovery;
+import io.hami.protocol.spi.CapacityBackend;
 import io.hami.protocol.spi.NodeDiscovery;
 import io.hami.protocol.spi.ResourceNames;
-import io.hami.protocol.spi.VendorKeys;
-import java.time.Instant;
-import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
-/** The Cambricon MLU backend: devices from node Capacity, no handshake. */
-public final class CambriconBackend implements DeviceBackend {
+/** The Cambricon MLU backend: devices from node Capacity ({@code <node>-cambricon-mlu-<i>}), no handshake. */
+public final class CambriconBackend extends CapacityBackend {
     /** Cores of one MLU in the capacity resources. */
     static final int CORES_PER_DEVICE = 100;
 
-    private final DeviceConfig.Cambricon config;
-    private final ResourceNames resources;
-    private final NodeDiscovery.CapacityLayout layout;
-
     public CambriconBackend(DeviceConfig.Cambricon config) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.resources = new ResourceNames(config.resourceCountName(), config.resourceMemoryName(), Optional.empty(),
-                config.resourceCoreName());
-        this.layout = new NodeDiscovery.CapacityLayout(config.resourceCoreName(), config.resourceMemoryName(),
-                CORES_PER_DEVICE, CambriconRequests.MEMORY_UNIT_MIB, "cambricon-mlu", CambriconKeys.VENDOR);
-    }
-
-    @Override
-    public String vendor() {
-        return CambriconKeys.VENDOR;
-    }
-
-    @Override
-    public VendorKeys keys() {
-        return CambriconKeys.VENDOR_KEYS;
-    }
-
-    @Override
-    public ResourceNames resources() {
-        return resources;
-    }
-
-    /** One device {@code <node>-cambricon-mlu-<i>} per 100 cores of the core capacity. */
-    @Override
-    public Discovery discover(Node node) {
-        return NodeDiscovery.fromCapacity(node, layout);
-    }
-
-    @Override
-    public ContainerRequest request(Container container) {
-        return CambriconRequests.of(container, config);
-    }
-
-    @Override
-    public FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context) {
-        return FitWalk.fit(devices, request, context, CambriconFitRules.INSTANCE);
-    }
-
-    @Override
-    public HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous) {
-        return HealthVerdict.NO_HANDSHAKE;
+        super(CambriconKeys.VENDOR_KEYS,
+                new ResourceNames(config.resourceCountName(), config.resourceMemoryName(), Optional.empty(), config.resourceCoreName()),
+                new NodeDiscovery.CapacityLayout(config.resourceCoreName(), config.resourceMemoryName(), CORES_PER_DEVICE,
+                        CambriconRequests.MEMORY_UNIT_MIB, "cambricon-mlu", CambriconKeys.VENDOR),
+                container -> CambriconRequests.of(container, config), CambriconFitRules.INSTANCE);
     }
 }

@@ -50,14 +50,14 @@ public final class Lab {
     private Lab() {
     }
 
-    /**
-     * @param reportDir where the HTML report goes; null for none
-     * @param workDir   where the nodes' device folders and sockets are made (short: Unix socket paths are limited)
-     * @param out       progress and summary
-     */
     /** Written in the report folder for the length of a run: the lab's API server, for kubectl and hami inspect. */
     public static final String KUBECONFIG = "lab.kubeconfig";
 
+    /**
+     * @param reportDir where the HTML report and the run's kubeconfig go; null for none
+     * @param workDir   where the nodes' device folders and sockets are made (short: Unix socket paths are limited)
+     * @param out       progress and summary
+     */
     public record Options(Path reportDir, Path workDir, PrintStream out) {
     }
 
@@ -98,8 +98,10 @@ public final class Lab {
             Duration setup = Duration.ofNanos(System.nanoTime() - setupStart);
             out.printf(Locale.ROOT, "cluster ready in %.1fs: API server %s, %d scheduler replica(s)%n", setup.toMillis() / 1000.0,
                     cluster.server().url(), scenario.scheduler().replicas());
-            Path kubeconfig = cluster.server().writeKubeconfig(options.reportDir().resolve(KUBECONFIG));
-            out.println("while it runs: ./hami inspect nodes --kubeconfig " + kubeconfig + "   (or pods; kubectl works too)");
+            if (options.reportDir() != null) {
+                Path kubeconfig = cluster.server().writeKubeconfig(options.reportDir().resolve(KUBECONFIG));
+                out.println("while it runs: ./hami inspect nodes --kubeconfig " + kubeconfig + "   (or pods; kubectl works too)");
+            }
 
             KubernetesClient labClient = cluster.newClient();
             var json = labClient.getKubernetesSerialization();

@@ -140,6 +140,7 @@ class OperatorsDocTest {
     @Test
     void everyMetricOfTheRunningSchedulerIsDocumentedWithItsLabels() throws Exception {
         List<String> lines = new ArrayList<>(section("Device gauges (upstream HAMi's names and labels)"));
+        lines.addAll(section("Quota gauges (upstream HAMi's names and labels)"));
         lines.addAll(section("Scheduler operation"));
         var metrics = SchedulerRun.get().metrics;
         assertThat(metrics.size()).as("metric families of the run").isPositive();
@@ -159,7 +160,8 @@ class OperatorsDocTest {
     void everyDocumentedMetricExists() throws Exception {
         var names = new TreeSet<String>();
         SchedulerRun.get().metrics.forEach(m -> names.add(exposed(m)));
-        for (String heading : List.of("Device gauges (upstream HAMi's names and labels)", "Scheduler operation")) {
+        for (String heading : List.of("Device gauges (upstream HAMi's names and labels)", "Quota gauges (upstream HAMi's names and labels)",
+                "Scheduler operation")) {
             for (String line : section(heading)) {
                 Matcher m = ROW_KEY.matcher(line);
                 if (m.find()) {

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -93,6 +94,10 @@ final class SchedulerRun {
             admin.resources(Lease.class).inNamespace(namespace).resource(new LeaseBuilder().withNewMetadata().withName(leaseName)
                     .withNamespace(namespace).endMetadata().withNewSpec().withHolderIdentity("rbac-test_5e0c")
                     .withLeaseDurationSeconds(3600).withRenewTime(ZonedDateTime.now()).endSpec().build()).create();
+            // a quota the pods stay within, so that the quota informer and gauges take part
+            admin.resourceQuotas().inNamespace(WORKLOAD_NAMESPACE).resource(new ResourceQuotaBuilder().withNewMetadata()
+                    .withName("devices").withNamespace(WORKLOAD_NAMESPACE).endMetadata().withNewSpec()
+                    .addToHard("limits.nvidia.com/gpumem", new Quantity("100000")).endSpec().build()).create();
             Pod fits = admin.pods().inNamespace(WORKLOAD_NAMESPACE).resource(pod("fits", schedulerName, "4000")).create();
             Pod tooBig = admin.pods().inNamespace(WORKLOAD_NAMESPACE).resource(pod("too-big", schedulerName, "64000")).create();
 

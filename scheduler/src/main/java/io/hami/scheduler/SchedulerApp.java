@@ -18,6 +18,7 @@ import io.hami.scheduler.leader.LeaderMode;
 import io.hami.scheduler.leader.Leadership;
 import io.hami.scheduler.metrics.MetricsServer;
 import io.hami.scheduler.metrics.SchedulerMetrics;
+import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.UsageIndex;
 import io.hami.scheduler.webhook.AdmissionRules;
 import io.hami.scheduler.webhook.WebhookHandler;
@@ -96,7 +97,9 @@ public final class SchedulerApp implements AutoCloseable {
         var events = new EventRecorder(client, s.schedulerName(), registry, clock);
         var inventory = new NodeInventory(index, backends);
         HandshakeLoop[] loop = new HandshakeLoop[1];
-        var watch = new ClusterWatch(client, index, inventory, backends, new ClusterWatch.NodeEvents() {
+        var quotas = new QuotaBook(backends, index);
+        metrics.registerQuotas(quotas);
+        var watch = new ClusterWatch(client, index, inventory, quotas, backends, new ClusterWatch.NodeEvents() {
             @Override
             public void lockReleased(String node, Duration held) {
                 metrics.lockReleased(node, held);
@@ -129,10 +132,10 @@ public final class SchedulerApp implements AutoCloseable {
         }, 0, s.handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
 
         var locks = new NodeLockClient(client, s.lockTimeout(), clock);
-        var extender = new Extender(index, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events));
-        var binder = new Binder(client, locks, index, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events),
+        var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events));
+        var binder = new Binder(client, locks, index, quotas, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events),
                 new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
-        var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName()));
+        var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName(), ns -> quotas.rooms(ns, null)));
         // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each
         // serves the webhook, and kube-scheduler reaches filter and bind in its own pod, not through the Service.
         boolean readyWhenFollowing = s.leader() instanceof LeaderMode.Follow;

@@ -12,6 +12,7 @@ import io.hami.scheduler.extender.ExtenderArgs;
 import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.FilterResult;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.Grant;
 import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
@@ -72,7 +73,8 @@ public class FilterLatencyBenchmark {
             String uuid = "GPU-" + n + "-" + rnd.nextInt(GPUS);
             index.putPod("default/running-" + p, new PodUsage.Counted("node-" + n, Map.of(uuid, new Grant(1, 1000 + rnd.nextInt(4000), rnd.nextInt(10)))));
         }
-        extender = new Extender(index, backends, SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true, FilterObserver.NONE);
+        extender = new Extender(index, new QuotaBook(backends, index), backends, SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true,
+                FilterObserver.NONE);
         Pod pod = new PodBuilder().withNewMetadata().withNamespace("default").withName("incoming").endMetadata()
                 .withNewSpec().withContainers(new ContainerBuilder().withName("c").withNewResources()
                         .addToLimits("nvidia.com/gpu", new Quantity("1")).addToLimits("nvidia.com/gpumem", new Quantity("1000"))

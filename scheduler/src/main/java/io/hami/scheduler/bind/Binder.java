@@ -22,12 +22,14 @@ import io.hami.scheduler.fit.NodePlacement;
 import io.hami.scheduler.fit.Placement;
 import io.hami.scheduler.fit.PodRequest;
 import io.hami.scheduler.fit.ScoringWeights;
+import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,8 +52,11 @@ public final class Binder {
     private final Clock clock;
     private final BindObserver observer;
     private final AbandonedDecisions abandoned;
+    private final QuotaBook quotas;
+    /** One monitor per namespace with a quota: its binds are checked and reserved one at a time. */
+    private final ConcurrentHashMap<String, Object> quotaLocks = new ConcurrentHashMap<>();
 
-    public Binder(KubernetesClient client, NodeLockClient locks, UsageIndex index, DeviceBackends backends,
+    public Binder(KubernetesClient client, NodeLockClient locks, UsageIndex index, QuotaBook quotas, DeviceBackends backends,
                   SchedulingPolicy policy, BooleanSupplier leader, Clock clock, BindObserver observer,
                   AbandonedDecisions abandoned) {
         this.client = client;
@@ -63,6 +68,7 @@ public final class Binder {
         this.clock = clock;
         this.observer = observer;
         this.abandoned = abandoned;
+        this.quotas = quotas;
     }
 
     /** A bind step that failed; the message goes back to kube-scheduler. */
@@ -120,6 +126,20 @@ public final class Binder {
             case LockOutcome.Acquired a -> {
             }
         }
+        if (!quotas.limits(ns)) {
+            return decideAndBind(pod, request, node, start);
+        }
+        // Nodes are locked one by one, a quota spans the namespace: its binds are serialised so that two pods
+        // placed on different nodes at once cannot both take the last of it.
+        synchronized (quotaLocks.computeIfAbsent(ns, k -> new Object())) {
+            return decideAndBind(pod, request, node, start);
+        }
+    }
+
+    /** Under the node lock: fit again, write the decision, reserve it, bind; any failure undoes and releases. */
+    private BindingResult decideAndBind(Pod pod, PodRequest request, String node, long start) {
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
         String key = ns + "/" + name;
         PodUsage previous = null;
         String bindTime = null;
@@ -186,6 +206,7 @@ public final class Binder {
 
     private Placement.Placed placeAgain(Pod pod, String key, PodRequest request, String node) throws BindFailure {
         var snapshot = index.snapshot(node, key).orElseThrow(() -> new BindFailure("node " + node + " is unregistered"));
+        var rooms = quotas.rooms(pod.getMetadata().getNamespace(), key);
         if (!snapshot.failClosed().isEmpty()) {
             throw new BindFailure("node " + node + " fails closed: " + String.join("; ", snapshot.failClosed()));
         }
@@ -196,7 +217,7 @@ public final class Binder {
         } catch (ScoringWeights.InvalidWeightsException e) {
             throw new BindFailure(e.getMessage());
         }
-        return switch (NodePlacement.place(request, snapshot.view(), backends, placement, annotations)) {
+        return switch (NodePlacement.place(request, snapshot.view(), backends, placement, annotations, rooms)) {
             case Placement.Placed p -> p;
             case Placement.Unplaced u -> throw new BindFailure("pod no longer fits on node " + node + ": " + u.reason());
         };

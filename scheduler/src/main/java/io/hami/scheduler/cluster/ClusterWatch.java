@@ -2,10 +2,12 @@ package io.hami.scheduler.cluster;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
 import io.hami.protocol.annotation.ProtocolKeys;
@@ -16,12 +18,14 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Node and pod informers feeding the usage index one event at a time. State is always rebuilt from the API
- * server (on start, every replica lists everything), never taken from a previous leader's memory.
+ * Node and pod informers feeding the usage index one event at a time, and a ResourceQuota informer feeding the
+ * quota book. State is always rebuilt from the API server (on start, every replica lists everything), never taken
+ * from a previous leader's memory.
  */
 public final class ClusterWatch implements AutoCloseable {
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Pod> pods;
+    private final SharedIndexInformer<ResourceQuota> quotas;
 
     /** Node happenings others want to know about (metrics, the handshake loop). */
     public interface NodeEvents {
@@ -31,8 +35,8 @@ public final class ClusterWatch implements AutoCloseable {
         void gone(String node);
     }
 
-    public ClusterWatch(KubernetesClient client, UsageIndex index, NodeInventory inventory, DeviceBackends backends,
-                        NodeEvents events, Clock clock) {
+    public ClusterWatch(KubernetesClient client, UsageIndex index, NodeInventory inventory, QuotaBook quotaBook,
+                        DeviceBackends backends, NodeEvents events, Clock clock) {
         nodes = client.nodes().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {
@@ -75,6 +79,22 @@ public final class ClusterWatch implements AutoCloseable {
                 index.removePod(key(pod));
             }
         }, 0);
+        quotas = client.resourceQuotas().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(ResourceQuota quota) {
+                quotaBook.put(quota);
+            }
+
+            @Override
+            public void onUpdate(ResourceQuota old, ResourceQuota quota) {
+                quotaBook.put(quota);
+            }
+
+            @Override
+            public void onDelete(ResourceQuota quota, boolean unknownFinalState) {
+                quotaBook.remove(quota);
+            }
+        }, 0);
     }
 
     private static String lock(Node node) {
@@ -87,7 +107,7 @@ public final class ClusterWatch implements AutoCloseable {
     }
 
     public boolean hasSynced() {
-        return nodes.hasSynced() && pods.hasSynced();
+        return nodes.hasSynced() && pods.hasSynced() && quotas.hasSynced();
     }
 
     /** The nodes as last seen. */
@@ -99,5 +119,6 @@ public final class ClusterWatch implements AutoCloseable {
     public void close() {
         nodes.close();
         pods.close();
+        quotas.close();
     }
 }

@@ -2,12 +2,14 @@ package io.hami.scheduler.extender;
 
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hami.protocol.fit.QuotaRoom;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.fit.NodePlacement;
 import io.hami.scheduler.fit.NodeScore;
 import io.hami.scheduler.fit.Placement;
 import io.hami.scheduler.fit.PodRequest;
 import io.hami.scheduler.fit.ScoringWeights;
+import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.UsageIndex;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,10 +33,12 @@ public final class Extender {
     private final SchedulingPolicy policy;
     private final BooleanSupplier leader;
     private final FilterObserver observer;
+    private final QuotaBook quotas;
 
-    public Extender(UsageIndex index, DeviceBackends backends, SchedulingPolicy policy, BooleanSupplier leader,
-                    FilterObserver observer) {
+    public Extender(UsageIndex index, QuotaBook quotas, DeviceBackends backends, SchedulingPolicy policy,
+                    BooleanSupplier leader, FilterObserver observer) {
         this.index = index;
+        this.quotas = quotas;
         this.backends = backends;
         this.policy = policy;
         this.leader = leader;
@@ -63,9 +67,12 @@ public final class Extender {
         }
         long start = System.nanoTime();
         Map<String, String> podAnnotations = Map.copyOf(annotations(pod));
+        String namespace = pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
+        Map<String, QuotaRoom> rooms = namespace == null ? Map.of()
+                : quotas.rooms(namespace, namespace + "/" + pod.getMetadata().getName());
         // Nodes are independent; large candidate lists are checked on all cores, as upstream scores concurrently.
         var stream = candidates.size() >= PARALLEL_FROM ? candidates.parallelStream() : candidates.stream();
-        List<String> reasons = stream.map(node -> whyNot(node, request, placement, podAnnotations)).toList();
+        List<String> reasons = stream.map(node -> whyNot(node, request, placement, podAnnotations, rooms)).toList();
         var fitting = new ArrayList<String>();
         var failed = new LinkedHashMap<String, String>();
         for (int i = 0; i < candidates.size(); i++) {
@@ -85,7 +92,8 @@ public final class Extender {
     }
 
     /** Null when {@code pod} fits on {@code node}, else the reason it does not. */
-    private String whyNot(String node, PodRequest request, NodePlacement.Policy placement, Map<String, String> podAnnotations) {
+    private String whyNot(String node, PodRequest request, NodePlacement.Policy placement, Map<String, String> podAnnotations,
+                          Map<String, QuotaRoom> rooms) {
         var snapshot = index.snapshot(node);
         if (snapshot.isEmpty()) {
             return UNREGISTERED;
@@ -93,7 +101,7 @@ public final class Extender {
         if (!snapshot.get().failClosed().isEmpty()) {
             return "node fails closed: " + String.join("; ", snapshot.get().failClosed());
         }
-        return switch (NodePlacement.place(request, snapshot.get().view(), backends, placement, podAnnotations)) {
+        return switch (NodePlacement.place(request, snapshot.get().view(), backends, placement, podAnnotations, rooms)) {
             case Placement.Placed p -> null;
             case Placement.Unplaced u -> u.reason();
         };

@@ -6,6 +6,7 @@ import io.hami.protocol.device.PodDevices;
 import io.hami.protocol.fit.DeviceUsage;
 import io.hami.protocol.fit.FitContext;
 import io.hami.protocol.fit.FitResult;
+import io.hami.protocol.fit.QuotaRoom;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import java.util.ArrayList;
@@ -41,6 +42,15 @@ public final class NodePlacement {
 
     public static Placement place(PodRequest pod, NodeView node, DeviceBackends backends, Policy policy,
                                   Map<String, String> podAnnotations) {
+        return place(pod, node, backends, policy, podAnnotations, Map.of());
+    }
+
+    /**
+     * As above, under the namespace's quota: {@code rooms} per vendor keyword (none: unlimited). Every device the
+     * pod takes of a vendor counts against that vendor's room, init containers included (upstream collapses them).
+     */
+    public static Placement place(PodRequest pod, NodeView node, DeviceBackends backends, Policy policy,
+                                  Map<String, String> podAnnotations, Map<String, QuotaRoom> rooms) {
         int n = pod.containers().size();
         var grants = new TreeMap<String, List<List<ContainerDevice>>>();
         for (String vendor : pod.vendors()) {
@@ -53,7 +63,7 @@ public final class NodePlacement {
         // Init containers run one after another, each on the node as it is; app containers run together.
         for (int i = 0; i < pod.initCount(); i++) {
             if (!pod.containers().get(i).isEmpty()) {
-                String failure = fitContainer(i, pod, new Usage(node.devices()), node, backends, policy, podAnnotations, grants);
+                String failure = fitContainer(i, pod, new Usage(node.devices()), node, backends, policy, podAnnotations, rooms, grants);
                 if (failure != null) {
                     return new Placement.Unplaced(failure);
                 }
@@ -62,7 +72,7 @@ public final class NodePlacement {
         var app = new Usage(node.devices());
         for (int i = pod.initCount(); i < n; i++) {
             if (!pod.containers().get(i).isEmpty()) {
-                String failure = fitContainer(i, pod, app, node, backends, policy, podAnnotations, grants);
+                String failure = fitContainer(i, pod, app, node, backends, policy, podAnnotations, rooms, grants);
                 if (failure != null) {
                     return new Placement.Unplaced(failure);
                 }
@@ -75,7 +85,7 @@ public final class NodePlacement {
 
     /** Fits container {@code i}, adding its grants to {@code usage} and {@code grants}; null or the reason. */
     private static String fitContainer(int i, PodRequest pod, Usage usage, NodeView node, DeviceBackends backends,
-                                       Policy policy, Map<String, String> podAnnotations,
+                                       Policy policy, Map<String, String> podAnnotations, Map<String, QuotaRoom> rooms,
                                        Map<String, List<List<ContainerDevice>>> grants) {
         for (Map.Entry<String, ContainerRequest> e : pod.containers().get(i).entrySet()) {
             String vendor = e.getKey();
@@ -94,7 +104,8 @@ public final class NodePlacement {
             }
             var sorted = DeviceOrder.sort(scored, policy.gpuPolicy(), policy.numaBind());
             List<ContainerDevice> earlier = i == 0 ? List.of() : grants.get(vendor).subList(0, i).stream().flatMap(List::stream).toList();
-            var context = new FitContext(podAnnotations, node.annotations(), policy.gpuPolicy(), earlier);
+            var context = new FitContext(podAnnotations, node.annotations(), policy.gpuPolicy(), earlier,
+                    rooms.getOrDefault(vendor, QuotaRoom.UNLIMITED));
             switch (backend.fit(sorted, request, context)) {
                 case FitResult.NoFit noFit -> {
                     return noFit.reason();

@@ -6,6 +6,7 @@ import io.hami.protocol.health.HealthVerdict;
 import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.handshake.HandshakeObserver;
+import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.UsageIndex;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
@@ -79,6 +80,11 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
     /** Serves the device gauges from {@code index}; separate because the index is built after the observers. */
     public void registerDeviceUsage(UsageIndex index) {
         registry.register(new DeviceUsageCollector(index));
+    }
+
+    /** Serves the quota gauges from {@code quotas}. */
+    public void registerQuotas(QuotaBook quotas) {
+        registry.register(new QuotaCollector(quotas));
     }
 
     @Override

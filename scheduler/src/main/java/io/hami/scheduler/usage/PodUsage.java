@@ -14,10 +14,19 @@ import java.util.Map;
 /** What a pod's allocated annotations hold on its node: the usage index's unit of change. */
 public sealed interface PodUsage {
 
-    /** The pod holds {@code grants} (device UUID to totals, all vendors) on {@code node}. */
-    record Counted(String node, Map<String, Grant> grants) implements PodUsage {
+    /**
+     * The pod holds {@code grants} (device UUID to totals, all vendors) on {@code node}; {@code byVendor} sums
+     * them per vendor keyword, for the namespace's quota.
+     */
+    record Counted(String node, Map<String, Grant> grants, Map<String, Grant> byVendor) implements PodUsage {
         public Counted {
             grants = Map.copyOf(grants);
+            byVendor = Map.copyOf(byVendor);
+        }
+
+        /** Without per-vendor sums: counts on its node, not against a quota. */
+        public Counted(String node, Map<String, Grant> grants) {
+            this(node, grants, Map.of());
         }
     }
 
@@ -51,19 +60,23 @@ public sealed interface PodUsage {
         int initCount = pod.getSpec() == null || pod.getSpec().getInitContainers() == null ? 0 : pod.getSpec().getInitContainers().size();
         boolean initDone = initCount > 0 && initContainersSucceeded(pod, initCount);
         var grants = new HashMap<String, Grant>();
+        var byVendor = new HashMap<String, Grant>();
         for (DeviceBackend b : backends.all()) {
             String value = annotations.get(b.keys().allocatedKey());
             if (value == null) {
                 continue;
             }
             try {
-                Collapse.of(PodDevicesCodec.decode(value), initCount, initDone).forEach((uuid, g) -> grants.merge(uuid, g, Grant::plus));
+                Collapse.of(PodDevicesCodec.decode(value), initCount, initDone).forEach((uuid, g) -> {
+                    grants.merge(uuid, g, Grant::plus);
+                    byVendor.merge(b.vendor(), g, Grant::plus);
+                });
             } catch (AnnotationFormatException e) {
                 return new Undecodable(node, "pod " + meta.getNamespace() + "/" + meta.getName() + " has an undecodable "
                         + b.keys().allocatedKey() + ": " + e.getMessage());
             }
         }
-        return grants.isEmpty() ? new NotCounted() : new Counted(node, grants);
+        return grants.isEmpty() ? new NotCounted() : new Counted(node, grants, byVendor);
     }
 
     private static boolean initContainersSucceeded(Pod pod, int initCount) {

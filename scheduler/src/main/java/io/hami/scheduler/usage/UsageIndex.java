@@ -22,6 +22,8 @@ public final class UsageIndex {
     private final ConcurrentHashMap<String, NodeEntry> nodes = new ConcurrentHashMap<>();
     /** Pod key to the usage last recorded for it. */
     private final ConcurrentHashMap<String, PodUsage> pods = new ConcurrentHashMap<>();
+    /** Namespace to vendor keyword to what its counted pods hold, guarded by {@code this}. */
+    private final Map<String, Map<String, Grant>> namespaces = new HashMap<>();
     /** Pod key to the highest resourceVersion recorded, guarded by {@code this}. */
     private final java.util.HashMap<String, Long> versions = new java.util.HashMap<>();
 
@@ -107,6 +109,19 @@ public final class UsageIndex {
     private void apply(String key, PodUsage usage, int sign) {
         switch (usage) {
             case PodUsage.Counted c -> {
+                var perVendor = namespaces.computeIfAbsent(namespaceOf(key), ns -> new HashMap<>());
+                c.byVendor().forEach((vendor, g) -> {
+                    Grant sum = perVendor.getOrDefault(vendor, Grant.ZERO);
+                    sum = sign > 0 ? sum.plus(g) : sum.minus(g);
+                    if (sum.isZero()) {
+                        perVendor.remove(vendor);
+                    } else {
+                        perVendor.put(vendor, sum);
+                    }
+                });
+                if (perVendor.isEmpty()) {
+                    namespaces.remove(namespaceOf(key));
+                }
                 var entry = nodes.computeIfAbsent(c.node(), n -> new NodeEntry());
                 synchronized (entry) {
                     entry.cached = null;
@@ -135,6 +150,23 @@ public final class UsageIndex {
             case PodUsage.NotCounted n -> {
             }
         }
+    }
+
+    /**
+     * What the counted pods of {@code namespace} hold per vendor keyword, without pod {@code excludedPod} (a
+     * pod being bound again must not count against its own quota twice).
+     */
+    public synchronized Map<String, Grant> namespaceUsage(String namespace, String excludedPod) {
+        var sums = new HashMap<>(namespaces.getOrDefault(namespace, Map.of()));
+        if (excludedPod != null && pods.get(excludedPod) instanceof PodUsage.Counted c) {
+            c.byVendor().forEach((vendor, g) -> sums.put(vendor, sums.getOrDefault(vendor, Grant.ZERO).minus(g)));
+        }
+        return Map.copyOf(sums);
+    }
+
+    private static String namespaceOf(String podKey) {
+        int slash = podKey.indexOf('/');
+        return slash < 0 ? "" : podKey.substring(0, slash);
     }
 
     /** The node's devices with their usage, or empty when the node has no inventory. */

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.protocol.device.ContainerRequest;
+import io.hami.protocol.fit.QuotaRoom;
 import io.hami.protocol.quantity.ContainerResources;
 import io.hami.protocol.quantity.ResourceAmount;
 import io.hami.protocol.spi.Admission;
@@ -16,11 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The mutating webhook's rules (reference/upstream-scheduler.md §5.5, DECISIONS D4) as a pure function of the
- * pod: send pods that ask for managed devices to our scheduler with the vendors' defaults filled in, and
- * reject what must never reach it.
+ * pod and its namespace's quota room: send pods that ask for managed devices to our scheduler with the vendors'
+ * defaults filled in, and reject what must never reach it.
  */
 public final class AdmissionRules {
     static final String DEFAULT_SCHEDULER = "default-scheduler";
@@ -28,10 +31,17 @@ public final class AdmissionRules {
     private final DeviceBackends backends;
     private final String schedulerName;
     private final Set<String> protocolKeys;
+    private final Function<String, Map<String, QuotaRoom>> quotaRooms;
 
     public AdmissionRules(DeviceBackends backends, String schedulerName) {
+        this(backends, schedulerName, namespace -> Map.of());
+    }
+
+    /** @param quotaRooms per namespace, what one more pod may take per vendor under its quota */
+    public AdmissionRules(DeviceBackends backends, String schedulerName, Function<String, Map<String, QuotaRoom>> quotaRooms) {
         this.backends = backends;
         this.schedulerName = schedulerName;
+        this.quotaRooms = quotaRooms;
         var keys = new java.util.HashSet<String>();
         for (DeviceBackend b : backends.all()) {
             keys.add(b.keys().toAllocateKey());
@@ -52,6 +62,11 @@ public final class AdmissionRules {
     }
 
     public Verdict review(Pod submitted) {
+        return review(submitted, submitted.getMetadata() == null ? null : submitted.getMetadata().getNamespace());
+    }
+
+    /** The outcome for {@code submitted}, created in {@code namespace} (the review's, which a new pod may not carry). */
+    public Verdict review(Pod submitted, String namespace) {
         var spec = submitted.getSpec();
         if (spec == null || spec.getContainers() == null || spec.getContainers().isEmpty()) {
             return new Verdict.Denied("pod has no containers");
@@ -108,6 +123,10 @@ public final class AdmissionRules {
             return new Verdict.Denied("pod has node assigned (spec.nodeName " + pod.getSpec().getNodeName()
                     + "): pods that request shared devices must be placed by the " + schedulerName + " scheduler");
         }
+        String overQuota = namespace == null ? null : overQuota(pod, namespace);
+        if (overQuota != null) {
+            return new Verdict.Denied(overQuota);
+        }
         if (!podAnnotations.isEmpty()) {
             var merged = new HashMap<>(annotations);
             merged.putAll(podAnnotations);
@@ -117,6 +136,49 @@ public final class AdmissionRules {
             pod.getSpec().setSchedulerName(schedulerName);
         }
         return new Verdict.Allowed(pod, "scheduled by " + schedulerName);
+    }
+
+    /**
+     * Upstream's {@code fitResourceQuota}: per vendor the larger of the app containers' sum and the largest init
+     * container, against the namespace's room; a memory percentage counts as nothing here (it depends on the device).
+     */
+    private String overQuota(Pod pod, String namespace) {
+        Map<String, QuotaRoom> rooms = quotaRooms.apply(namespace);
+        if (rooms.isEmpty()) {
+            return null;
+        }
+        for (DeviceBackend b : backends.all()) {
+            QuotaRoom room = rooms.get(b.vendor());
+            if (room == null) {
+                continue;
+            }
+            long appMem = 0;
+            long appCores = 0;
+            for (Container c : pod.getSpec().getContainers()) {
+                ContainerRequest r = b.request(c);
+                appMem += (long) r.memreq() * r.nums();
+                appCores += (long) r.coresreq() * r.nums();
+            }
+            long initMem = 0;
+            long initCores = 0;
+            for (Container c : pod.getSpec().getInitContainers() == null ? List.<Container>of() : pod.getSpec().getInitContainers()) {
+                ContainerRequest r = b.request(c);
+                initMem = Math.max(initMem, (long) r.memreq() * r.nums());
+                initCores = Math.max(initCores, (long) r.coresreq() * r.nums());
+            }
+            long mem = Math.max(appMem, initMem);
+            long cores = Math.max(appCores, initCores);
+            if (!room.admits(mem, cores)) {
+                return "exceeding resource quota: the pod asks for " + mem + " MiB and " + cores + " cores of " + b.vendor()
+                        + " devices, namespace " + namespace + " has " + left(room.memMiB()) + " MiB and " + left(room.cores())
+                        + " cores left under its ResourceQuota";
+            }
+        }
+        return null;
+    }
+
+    private static String left(long value) {
+        return value == Long.MAX_VALUE ? "unlimited" : Long.toString(Math.max(value, 0));
     }
 
     /** Keys the scheduler and plugins own (D4): {@code hami.io/vgpu-*}, {@code hami.io/bind-*} and every vendor's pod keys. */

@@ -67,7 +67,9 @@ public final class WebhookHandler implements HttpHandler {
             return new AdmissionResponseBuilder().withUid(uid).withAllowed(false)
                     .withStatus(new StatusBuilder().withCode(400).withMessage("the review carries no Pod").build()).build();
         }
-        return switch (rules.review(pod)) {
+        String namespace = request.getNamespace() != null && !request.getNamespace().isEmpty() ? request.getNamespace()
+                : pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
+        return switch (rules.review(pod, namespace)) {
             case AdmissionRules.Verdict.Denied d -> {
                 LOG.info("denied pod {}/{}: {}", request.getNamespace(), name(pod), d.message());
                 yield new AdmissionResponseBuilder().withUid(uid).withAllowed(false)

@@ -20,6 +20,7 @@ import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.metrics.Scrape;
 import io.hami.scheduler.metrics.SchedulerMetrics;
+import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.UsageIndex;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
@@ -53,7 +54,8 @@ class BinderReportingTest {
                     List.of(new DeviceInfo("G1", 0, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true))), Map.of());
             var clock = Clock.systemUTC();
             try (var events = new EventRecorder(client, "hami-scheduler", registry, clock)) {
-                var binder = new Binder(client, new NodeLockClient(client, Duration.ofMinutes(5), clock), index, BACKENDS,
+                var binder = new Binder(client, new NodeLockClient(client, Duration.ofMinutes(5), clock), index,
+                        new QuotaBook(BACKENDS, index), BACKENDS,
                         SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true, clock, CompositeObserver.bind(metrics, events),
                         new AbandonedDecisions(client, (task, delay) -> { }, List.of()));
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.hami.kube.lock.LockOutcome;
 import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.config.DeviceConfig;
@@ -15,6 +16,7 @@ import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.extender.Extender;
 import io.hami.scheduler.extender.ExtenderArgs;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.Grant;
 import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
@@ -44,6 +46,27 @@ class SchedulerMetricsTest {
     @Test
     void buildInfoIsOneForTheVersionWithoutAZone() {
         assertThat(Scrape.samples(registry, "hami_build_info")).containsExactly("hami_build_info{version=\"1.2.3\"} 1.0");
+    }
+
+    @Test
+    void quotaGaugesShowEachLimitAndWhatTheNamespaceHoldsOfIt() {
+        var index = new UsageIndex();
+        var quotas = new QuotaBook(BACKENDS, index);
+        quotas.put(new ResourceQuotaBuilder().withNewMetadata().withNamespace("team").withName("q").endMetadata().withNewSpec()
+                .addToHard("limits.nvidia.com/gpumem", new Quantity("20000")).addToHard("limits.cambricon.com/mlu.smlu.vmemory", new Quantity("8"))
+                .endSpec().build());
+        index.putPod("team/a", new PodUsage.Counted("n1", Map.of("G1", new Grant(1, 3000, 30)),
+                Map.of("NVIDIA", new Grant(1, 3000, 30), "MLU", new Grant(1, 300, 10))));
+        metrics.registerQuotas(quotas);
+
+        assertThat(Scrape.samples(registry, "hami_resource_quota_used")).containsExactlyInAnyOrder(
+                "hami_resource_quota_used{limit=\"8\",namespace=\"team\",quota_name=\"cambricon.com/mlu.smlu.vmemory\",zone=\"vGPU\"} 2.0",
+                "hami_resource_quota_used{limit=\"20000\",namespace=\"team\",quota_name=\"nvidia.com/gpumem\",zone=\"vGPU\"} 3000.0");
+        assertThat(Scrape.samples(registry, "hami_resource_quota_limit")).containsExactlyInAnyOrder(
+                "hami_resource_quota_limit{namespace=\"team\",quota_name=\"cambricon.com/mlu.smlu.vmemory\",zone=\"vGPU\"} 8.0",
+                "hami_resource_quota_limit{namespace=\"team\",quota_name=\"nvidia.com/gpumem\",zone=\"vGPU\"} 20000.0");
+        index.removePod("team/a");
+        assertThat(Scrape.samples(registry, "hami_resource_quota_used")).allMatch(sample -> sample.endsWith(" 0.0"));
     }
 
     @Test
@@ -128,7 +151,7 @@ class SchedulerMetricsTest {
                 .withNewSpec().addNewContainer().withName("c").withNewResources()
                 .addToLimits("nvidia.com/gpu", new Quantity("1")).addToLimits("nvidia.com/gpumem", new Quantity("4000"))
                 .endResources().endContainer().endSpec().build();
-        var extender = new Extender(index, BACKENDS, SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true, metrics);
+        var extender = new Extender(index, new QuotaBook(BACKENDS, index), BACKENDS, SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true, metrics);
 
         var result = extender.filter(new ExtenderArgs(pod, null, List.of("full", "closed", "missing", "free")));
 

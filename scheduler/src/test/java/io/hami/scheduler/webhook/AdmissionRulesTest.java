@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.fit.QuotaRoom;
 import io.hami.protocol.spi.DeviceBackends;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,26 @@ class AdmissionRulesTest {
 
     static Map<String, Quantity> limits(Pod pod, int i) {
         return pod.getSpec().getContainers().get(i).getResources().getLimits();
+    }
+
+    @Test
+    void aPodThatAloneExceedsItsNamespacesQuotaIsDeniedOthersPass() {
+        var quoted = new AdmissionRules(DeviceBackends.load(DeviceConfig.DEFAULTS), "hami-scheduler",
+                ns -> ns.equals("ns") ? Map.of("NVIDIA", new QuotaRoom(8000, Long.MAX_VALUE)) : Map.of());
+        // two app containers of 2 x 2000 MiB each: 8000 fits; an init container of 9000 does not
+        Pod fits = pod(container("a", "nvidia.com/gpu", "2", "nvidia.com/gpumem", "2000"),
+                container("b", "nvidia.com/gpu", "2", "nvidia.com/gpumem", "2000"));
+        assertThat(quoted.review(fits, "ns")).isInstanceOf(AdmissionRules.Verdict.Allowed.class);
+        Pod bigInit = new PodBuilder(fits).editSpec().addToInitContainers(container("i", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "9000"))
+                .endSpec().build();
+        assertThat(quoted.review(bigInit, "ns")).isInstanceOfSatisfying(AdmissionRules.Verdict.Denied.class, d -> assertThat(d.message())
+                .isEqualTo("exceeding resource quota: the pod asks for 9000 MiB and 0 cores of NVIDIA devices, namespace ns has 8000 MiB"
+                        + " and unlimited cores left under its ResourceQuota"));
+        // the review's namespace counts, not the pod's (a new pod may not carry one); a namespace without quota passes
+        assertThat(quoted.review(bigInit, "other")).isInstanceOf(AdmissionRules.Verdict.Allowed.class);
+        // Hygon asks nothing of an NVIDIA quota
+        assertThat(quoted.review(pod(container("h", "hygon.com/hcunum", "1", "hygon.com/hcumem", "64000")), "ns"))
+                .isInstanceOf(AdmissionRules.Verdict.Allowed.class);
     }
 
     @Test

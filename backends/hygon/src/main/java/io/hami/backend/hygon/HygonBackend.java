@@ -65,6 +65,12 @@ public final class HygonBackend implements DeviceBackend {
     }
 
     /** The shared handshake check on {@code hami.io/node-handshake-hcu} and the Allocatable count. */
+    /** The memory resource counts in MiB times the memory factor (when above 1), as requests do. */
+    @Override
+    public int memoryUnitMiB() {
+        return Math.max(config.memoryFactor(), 1);
+    }
+
     @Override
     public HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous) {
         return HandshakeCheck.check(node, HygonKeys.HANDSHAKE, config.resourceCountName(), now, previous);

@@ -75,6 +75,12 @@ public final class NvidiaBackend implements DeviceBackend {
         return NvidiaAdmission.admit(container, config);
     }
 
+    /** The memory resource counts in MiB times the memory factor (when above 1), as requests do. */
+    @Override
+    public int memoryUnitMiB() {
+        return Math.max(config.memoryFactor(), 1);
+    }
+
     @Override
     public HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous) {
         return NvidiaHealth.check(node, now, previous, config.resourceCountName());

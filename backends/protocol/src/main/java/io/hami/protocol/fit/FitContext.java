@@ -12,14 +12,22 @@ import java.util.Objects;
  * @param nodeAnnotations for example {@code hami.io/device-cordon}
  * @param gpuPolicy       the device policy in force for the pod ({@code binpack}, {@code spread}, {@code mutex}, ...)
  * @param podGrantsSoFar  devices of this vendor already granted to earlier containers of the same pod
+ * @param quota           what the pod may take of this vendor under its namespace's quota
  */
 public record FitContext(Map<String, String> podAnnotations, Map<String, String> nodeAnnotations,
-                         String gpuPolicy, List<ContainerDevice> podGrantsSoFar) {
+                         String gpuPolicy, List<ContainerDevice> podGrantsSoFar, QuotaRoom quota) {
     public FitContext {
         podAnnotations = Map.copyOf(Objects.requireNonNull(podAnnotations));
         nodeAnnotations = Map.copyOf(Objects.requireNonNull(nodeAnnotations));
         Objects.requireNonNull(gpuPolicy);
         podGrantsSoFar = List.copyOf(podGrantsSoFar);
+        Objects.requireNonNull(quota);
+    }
+
+    /** Without a quota. */
+    public FitContext(Map<String, String> podAnnotations, Map<String, String> nodeAnnotations, String gpuPolicy,
+                      List<ContainerDevice> podGrantsSoFar) {
+        this(podAnnotations, nodeAnnotations, gpuPolicy, podGrantsSoFar, QuotaRoom.UNLIMITED);
     }
 
     public static FitContext of(Map<String, String> podAnnotations) {

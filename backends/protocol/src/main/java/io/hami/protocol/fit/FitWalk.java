@@ -13,8 +13,8 @@ import java.util.function.Predicate;
 
 /**
  * The per-device fit of one container request on one node's devices of one vendor, in upstream's order of
- * checks (reference/upstream-scheduler.md §6.5). MIG placement, topology-aware selection and the namespace
- * quota are not part of it.
+ * checks (reference/upstream-scheduler.md §6.5), the namespace quota included. MIG placement and topology-aware
+ * selection are not part of it.
  */
 public final class FitWalk {
 
@@ -58,7 +58,7 @@ public final class FitWalk {
             }
             int memory = memoryFor(device, request);
             if (failure == null) {
-                failure = checkCapacity(usage, memory, cores, uuidAllowed, mutex, rules, context);
+                failure = checkCapacity(usage, memory, cores, uuidAllowed, mutex, rules, context, taken);
             }
             if (failure != null) {
                 reasons.merge(failure, 1, Integer::sum);
@@ -98,7 +98,7 @@ public final class FitWalk {
      * null when the device passes.
      */
     private static String checkCapacity(DeviceUsage usage, int memory, int cores, Predicate<String> uuidAllowed,
-                                        boolean mutex, FitRules rules, FitContext context) {
+                                        boolean mutex, FitRules rules, FitContext context, List<FitResult.Grant> taken) {
         DeviceInfo device = usage.device();
         if (!uuidAllowed.test(device.id())) {
             return Reasons.CARD_UUID_MISMATCH;
@@ -108,6 +108,9 @@ public final class FitWalk {
         }
         if (mutex && usage.used() > 0) {
             return Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT;
+        }
+        if (!context.quota().isUnlimited() && !withinQuota(context, taken, memory, cores)) {
+            return Reasons.RESOURCE_QUOTA_NOT_FIT;
         }
         if (device.devmem() - usage.usedmem() < memory) {
             return Reasons.CARD_INSUFFICIENT_MEMORY;
@@ -125,6 +128,21 @@ public final class FitWalk {
             return Reasons.CARD_NOT_FOUND_CUSTOM_FILTER_RULE;
         }
         return null;
+    }
+
+    /** Check 10: the pod's earlier containers, this container's devices so far and this device, within the quota. */
+    private static boolean withinQuota(FitContext context, List<FitResult.Grant> taken, int memory, int cores) {
+        long mem = memory;
+        long core = cores;
+        for (ContainerDevice d : context.podGrantsSoFar()) {
+            mem += d.usedmem();
+            core += d.usedcores();
+        }
+        for (FitResult.Grant g : taken) {
+            mem += g.entry().usedmem();
+            core += g.entry().usedcores();
+        }
+        return context.quota().admits(mem, core);
     }
 
     /** MiB the request takes of {@code device}: its memory, or its percentage of the device (int32 arithmetic, like Go). */

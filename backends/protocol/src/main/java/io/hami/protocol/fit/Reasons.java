@@ -16,6 +16,8 @@ public final class Reasons {
     public static final String CARD_UUID_MISMATCH = "CardUuidMismatch";
     public static final String CARD_TIME_SLICING_EXHAUSTED = "CardTimeSlicingExhausted";
     public static final String EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT = "ExclusiveDeviceAllocateConflict";
+    /** Taking the device would put the pod's namespace over its ResourceQuota. */
+    public static final String RESOURCE_QUOTA_NOT_FIT = "ResourceQuotaNotFit";
     public static final String CARD_INSUFFICIENT_MEMORY = "CardInsufficientMemory";
     public static final String CARD_INSUFFICIENT_CORE = "CardInsufficientCore";
     public static final String CARD_COMPUTE_UNITS_EXHAUSTED = "CardComputeUnitsExhausted";

@@ -68,6 +68,11 @@ public abstract class CapacityBackend implements DeviceBackend {
     }
 
     @Override
+    public final int memoryUnitMiB() {
+        return layout.memoryUnitMiB();
+    }
+
+    @Override
     public final HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous) {
         return HealthVerdict.NO_HANDSHAKE;
     }

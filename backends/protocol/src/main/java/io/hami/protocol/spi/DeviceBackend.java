@@ -57,6 +57,14 @@ public interface DeviceBackend {
      * Whether the pod asks for NUMA-aligned devices (NVIDIA's {@code nvidia.com/numa-bind}); when any vendor
      * says so, every vendor's device list is ordered NUMA first, as upstream does.
      */
+    /**
+     * MiB in one unit of the memory resource (NVIDIA and Hygon: the memory factor; Cambricon 256; Moore Threads
+     * 512): a ResourceQuota's {@code limits.<memory resource>} counts in these units.
+     */
+    default int memoryUnitMiB() {
+        return 1;
+    }
+
     default boolean numaBind(java.util.Map<String, String> podAnnotations) {
         return false;
     }

@@ -70,6 +70,44 @@ class FitWalkTest {
     }
 
     @Nested
+    class Quota {
+        private FitResult fitUnder(List<DeviceUsage> devices, ContainerRequest request, List<ContainerDevice> earlier,
+                                   QuotaRoom room) {
+            return FitWalk.fit(devices, request, new FitContext(Map.of(), Map.of(), "spread", earlier, room), Rules.PLAIN);
+        }
+
+        @Test
+        void aDeviceThatWouldPutThePodOverItsRoomIsSkippedWithTheReason() {
+            var devices = List.of(idle(gpu("a", 0)), idle(gpu("b", 1)));
+            assertThat(reason(fitUnder(devices, request(1, 3000, 101, 10), List.of(), new QuotaRoom(2999, 100))))
+                    .isEqualTo("2/2 " + Reasons.RESOURCE_QUOTA_NOT_FIT);
+            assertThat(grantedIds(fitUnder(devices, request(1, 3000, 101, 10), List.of(), new QuotaRoom(3000, 10))))
+                    .containsExactly("b");
+            assertThat(reason(fitUnder(devices, request(1, 3000, 101, 10), List.of(), new QuotaRoom(3000, 9))))
+                    .isEqualTo("2/2 " + Reasons.RESOURCE_QUOTA_NOT_FIT);
+        }
+
+        @Test
+        void theContainersDevicesSoFarAndTheEarlierContainersCount() {
+            var devices = List.of(idle(gpu("a", 0)), idle(gpu("b", 1)), idle(gpu("c", 2)));
+            // two devices of 2000 MiB fit in 5000; a third would not, and neither does one more after an earlier 2000
+            assertThat(grantedIds(fitUnder(devices, request(2, 2000, 101, 0), List.of(), new QuotaRoom(5000, 100))))
+                    .containsExactly("c", "b");
+            assertThat(fitUnder(devices, request(3, 2000, 101, 0), List.of(), new QuotaRoom(5000, 100)))
+                    .isInstanceOf(FitResult.NoFit.class);
+            var earlier = List.of(new ContainerDevice("x", T, 2000, 0));
+            assertThat(fitUnder(devices, request(2, 2000, 101, 0), earlier, new QuotaRoom(5000, 100)))
+                    .isInstanceOf(FitResult.NoFit.class);
+        }
+
+        @Test
+        void unlimitedChangesNothing() {
+            var devices = List.of(idle(gpu("a", 0)));
+            assertThat(fitUnder(devices, ONE_SMALL, List.of(), QuotaRoom.UNLIMITED)).isEqualTo(fit(devices, ONE_SMALL));
+        }
+    }
+
+    @Nested
     class Choice {
         @Test
         void theLastDeviceOfTheSortedListIsTriedFirst() {

@@ -1,0 +1,22 @@
+package io.hami.protocol.fit;
+
+/**
+ * What a pod may still take of one vendor's devices under its namespace's ResourceQuota (reference/upstream-scheduler.md
+ * §5.4 {@code FitQuota}): the limit less what the namespace's other pods hold. {@link #UNLIMITED} when no quota names
+ * the vendor's memory or core resource.
+ *
+ * @param memMiB memory, MiB
+ * @param cores  cores, percent of a device
+ */
+public record QuotaRoom(long memMiB, long cores) {
+    public static final QuotaRoom UNLIMITED = new QuotaRoom(Long.MAX_VALUE, Long.MAX_VALUE);
+
+    /** Whether {@code memMiB} and {@code cores} in all, for the whole pod, stay within the room. */
+    public boolean admits(long memMiB, long cores) {
+        return memMiB <= this.memMiB && cores <= this.cores;
+    }
+
+    public boolean isUnlimited() {
+        return memMiB == Long.MAX_VALUE && cores == Long.MAX_VALUE;
+    }
+}

@@ -46,8 +46,8 @@ public final class NodePlacement {
     }
 
     /**
-     * As above, under the namespace's quota: {@code rooms} per vendor keyword (none: unlimited). Every device the
-     * pod takes of a vendor counts against that vendor's room, init containers included (upstream collapses them).
+     * As above, under the namespace's quota: {@code rooms} per vendor keyword (none: unlimited). Each init
+     * container must fit the room alone, the app containers together.
      */
     public static Placement place(PodRequest pod, NodeView node, DeviceBackends backends, Policy policy,
                                   Map<String, String> podAnnotations, Map<String, QuotaRoom> rooms) {
@@ -105,7 +105,7 @@ public final class NodePlacement {
             var sorted = DeviceOrder.sort(scored, policy.gpuPolicy(), policy.numaBind());
             List<ContainerDevice> earlier = i == 0 ? List.of() : grants.get(vendor).subList(0, i).stream().flatMap(List::stream).toList();
             var context = new FitContext(podAnnotations, node.annotations(), policy.gpuPolicy(), earlier,
-                    rooms.getOrDefault(vendor, QuotaRoom.UNLIMITED));
+                    roomFor(i, pod, rooms.getOrDefault(vendor, QuotaRoom.UNLIMITED), grants.get(vendor)));
             switch (backend.fit(sorted, request, context)) {
                 case FitResult.NoFit noFit -> {
                     return noFit.reason();
@@ -119,6 +119,25 @@ public final class NodePlacement {
             }
         }
         return null;
+    }
+
+    /**
+     * The quota room of container {@code i}, collapsed as the usage index counts the pod (the larger of its init
+     * peak and its app sum): an init container runs alone, an app container alongside the earlier app containers.
+     */
+    private static QuotaRoom roomFor(int i, PodRequest pod, QuotaRoom room, List<List<ContainerDevice>> grants) {
+        if (room.isUnlimited() || i < pod.initCount()) {
+            return room;
+        }
+        long mem = 0;
+        long cores = 0;
+        for (int k = pod.initCount(); k < i; k++) {
+            for (ContainerDevice d : grants.get(k)) {
+                mem += d.usedmem();
+                cores += d.usedcores();
+            }
+        }
+        return room.minus(mem, cores);
     }
 
     /** A node's per-vendor usage while one pod is being placed; a vendor's list is copied on its first change. */

@@ -12,6 +12,8 @@ import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.device.PodDevices;
 import io.hami.protocol.fit.DeviceUsage;
+import io.hami.protocol.fit.QuotaRoom;
+import io.hami.protocol.fit.Reasons;
 import io.hami.protocol.spi.DeviceBackends;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,6 +69,31 @@ class NodePlacementTest {
         var placed = (Placement.Placed) place(p, new NodeView("n", Map.of(), Map.of("NVIDIA", List.of(DeviceUsage.idle(gpu("G0", 0))))), "binpack");
         assertThat(placed.devices().get("NVIDIA")).isEqualTo(new PodDevices(List.of(
                 List.of(new ContainerDevice("G0", "NVIDIA", 6000, 0)), List.of(), List.of(new ContainerDevice("G0", "NVIDIA", 1000, 0)))));
+    }
+
+    @Test
+    void underAQuotaTheInitPeakAndTheAppSumCountNotTheirTotal() {
+        var node = new NodeView("n", Map.of(), Map.of("NVIDIA", List.of(DeviceUsage.idle(gpu("G0", 0)), DeviceUsage.idle(gpu("G1", 1)))));
+        var policy = new NodePlacement.Policy("spread", ScoringWeights.DEFAULT, false);
+        var room = Map.of("NVIDIA", new QuotaRoom(5000, Long.MAX_VALUE));
+        // init 3000, then apps of 2000 + 3000: the pod holds max(3000, 5000) = 5000 at any time
+        var p = pod(List.of(container("i", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000")),
+                List.of(container("a", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "2000"),
+                        container("b", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000")));
+        assertThat(NodePlacement.place(PodRequest.of(p, BACKENDS), node, BACKENDS, policy, Map.of(), room))
+                .isInstanceOf(Placement.Placed.class);
+        // the app containers alone need 5001
+        var over = pod(List.of(), List.of(container("a", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "2001"),
+                container("b", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000")));
+        assertThat(NodePlacement.place(PodRequest.of(over, BACKENDS), node, BACKENDS, policy, Map.of(), room))
+                .isEqualTo(new Placement.Unplaced("2/2 " + Reasons.RESOURCE_QUOTA_NOT_FIT));
+        // one init container alone over the room
+        var bigInit = pod(List.of(container("i", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "5001")), List.of());
+        assertThat(NodePlacement.place(PodRequest.of(bigInit, BACKENDS), node, BACKENDS, policy, Map.of(), room))
+                .isEqualTo(new Placement.Unplaced("2/2 " + Reasons.RESOURCE_QUOTA_NOT_FIT));
+        // another vendor's room leaves NVIDIA alone
+        assertThat(NodePlacement.place(PodRequest.of(over, BACKENDS), node, BACKENDS, policy, Map.of(),
+                Map.of("HCU", new QuotaRoom(0, 0)))).isInstanceOf(Placement.Placed.class);
     }
 
     @Test

@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param nodeAnnotations for example {@code hami.io/device-cordon}
  * @param gpuPolicy       the device policy in force for the pod ({@code binpack}, {@code spread}, {@code mutex}, ...)
  * @param podGrantsSoFar  devices of this vendor already granted to earlier containers of the same pod
- * @param quota           what the pod may take of this vendor under its namespace's quota
+ * @param quota           what this container may take of this vendor under its namespace's quota (the caller has
+ *                        taken off what the pod's other containers hold alongside it)
  */
 public record FitContext(Map<String, String> podAnnotations, Map<String, String> nodeAnnotations,
                          String gpuPolicy, List<ContainerDevice> podGrantsSoFar, QuotaRoom quota) {

@@ -130,14 +130,10 @@ public final class FitWalk {
         return null;
     }
 
-    /** Check 10: the pod's earlier containers, this container's devices so far and this device, within the quota. */
+    /** Check 10: this container's devices so far and this device, within the room the caller left it. */
     private static boolean withinQuota(FitContext context, List<FitResult.Grant> taken, int memory, int cores) {
         long mem = memory;
         long core = cores;
-        for (ContainerDevice d : context.podGrantsSoFar()) {
-            mem += d.usedmem();
-            core += d.usedcores();
-        }
         for (FitResult.Grant g : taken) {
             mem += g.entry().usedmem();
             core += g.entry().usedcores();

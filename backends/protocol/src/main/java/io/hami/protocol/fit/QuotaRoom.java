@@ -16,6 +16,12 @@ public record QuotaRoom(long memMiB, long cores) {
         return memMiB <= this.memMiB && cores <= this.cores;
     }
 
+    /** The room left once {@code memMiB} and {@code cores} are taken; an unlimited dimension stays unlimited. */
+    public QuotaRoom minus(long memMiB, long cores) {
+        return new QuotaRoom(this.memMiB == Long.MAX_VALUE ? Long.MAX_VALUE : this.memMiB - memMiB,
+                this.cores == Long.MAX_VALUE ? Long.MAX_VALUE : this.cores - cores);
+    }
+
     public boolean isUnlimited() {
         return memMiB == Long.MAX_VALUE && cores == Long.MAX_VALUE;
     }

@@ -88,16 +88,18 @@ class FitWalkTest {
         }
 
         @Test
-        void theContainersDevicesSoFarAndTheEarlierContainersCount() {
+        void theContainersDevicesSoFarCount() {
             var devices = List.of(idle(gpu("a", 0)), idle(gpu("b", 1)), idle(gpu("c", 2)));
-            // two devices of 2000 MiB fit in 5000; a third would not, and neither does one more after an earlier 2000
+            // two devices of 2000 MiB fit in 5000; a third would not
             assertThat(grantedIds(fitUnder(devices, request(2, 2000, 101, 0), List.of(), new QuotaRoom(5000, 100))))
                     .containsExactly("c", "b");
-            assertThat(fitUnder(devices, request(3, 2000, 101, 0), List.of(), new QuotaRoom(5000, 100)))
-                    .isInstanceOf(FitResult.NoFit.class);
+            assertThat(reason(fitUnder(devices, request(3, 2000, 101, 0), List.of(), new QuotaRoom(5000, 100))))
+                    .isEqualTo("1/3 " + Reasons.RESOURCE_QUOTA_NOT_FIT + ", 2/3 " + Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST);
+            // what other containers hold is the caller's to take off the room
             var earlier = List.of(new ContainerDevice("x", T, 2000, 0));
-            assertThat(fitUnder(devices, request(2, 2000, 101, 0), earlier, new QuotaRoom(5000, 100)))
-                    .isInstanceOf(FitResult.NoFit.class);
+            assertThat(grantedIds(fitUnder(devices, request(2, 2000, 101, 0), earlier, new QuotaRoom(5000, 100))))
+                    .containsExactly("c", "b");
+            assertThat(new QuotaRoom(5000, Long.MAX_VALUE).minus(2000, 30)).isEqualTo(new QuotaRoom(3000, Long.MAX_VALUE));
         }
 
         @Test

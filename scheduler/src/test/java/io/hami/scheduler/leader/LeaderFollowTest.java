@@ -62,7 +62,8 @@ class LeaderFollowTest {
     @Test
     void leadershipMovesWithKubeSchedulersLeaseAndEveryReplicaIsReady() throws Exception {
         try (var server = EmbeddedApiServer.start(); KubernetesClient admin = server.newClient()) {
-            admin.resources(Lease.class).inNamespace(NS).resource(lease("pod-a_4f1c", Instant.now(), 15)).create();
+            // a minute, so that a slow start of the replicas does not outlast it
+            admin.resources(Lease.class).inNamespace(NS).resource(lease("pod-a_4f1c", Instant.now(), 60)).create();
             try (var a = replica(server, "pod-a"); var b = replica(server, "pod-b")) {
                 await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
                 assertThat(b.isLeader()).isFalse();
@@ -73,12 +74,12 @@ class LeaderFollowTest {
                 assertThat(b.extender().filter(new ExtenderArgs(pod, null, List.of("n"))).error()).contains("not the leader");
 
                 // kube-scheduler of pod-b took the Lease over
-                admin.resources(Lease.class).inNamespace(NS).resource(lease("pod-b_77e0", Instant.now(), 15)).update();
+                admin.resources(Lease.class).inNamespace(NS).resource(lease("pod-b_77e0", Instant.now(), 60)).update();
                 await().atMost(Duration.ofSeconds(10)).until(() -> b.isLeader() && !a.isLeader());
                 assertThat(b.extender().filter(new ExtenderArgs(pod, null, List.of("n"))).error()).doesNotContain("not the leader");
 
                 // pod-b's kube-scheduler stops renewing: its Lease runs out and nobody leads
-                admin.resources(Lease.class).inNamespace(NS).resource(lease("pod-b_77e0", Instant.now().minusSeconds(14), 15)).update();
+                admin.resources(Lease.class).inNamespace(NS).resource(lease("pod-b_77e0", Instant.now().minusSeconds(59), 60)).update();
                 await().atMost(Duration.ofSeconds(10)).until(() -> !b.isLeader() && !a.isLeader());
             }
         }

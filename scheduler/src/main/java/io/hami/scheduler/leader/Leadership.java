@@ -2,7 +2,6 @@ package io.hami.scheduler.leader;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
@@ -64,7 +63,8 @@ public final class Leadership implements BooleanSupplier, AutoCloseable {
         timer.scheduleWithFixedDelay(() -> {
             try {
                 last[0] = client.resources(Lease.class).inNamespace(mode.namespace()).withName(mode.name()).get();
-            } catch (KubernetesClientException e) {
+            } catch (RuntimeException e) {
+                // a failed read (KubernetesClientException included) must not end the schedule
                 LOG.warn("cannot read lease {}/{}: {}", mode.namespace(), mode.name(), e.getMessage());
             }
             boolean leads = heldBy(last[0], mode.podName(), clock.instant());
@@ -99,7 +99,7 @@ public final class Leadership implements BooleanSupplier, AutoCloseable {
 
     /** Campaigns for {@code namespace/name} as {@code identity}, with kube-scheduler's usual timings. */
     static Leadership elect(KubernetesClient client, String namespace, String name, String identity,
-                                   Runnable onStartedLeading) {
+                            Runnable onStartedLeading) {
         var self = new Leadership(false);
         var config = new LeaderElectionConfigBuilder()
                 .withName(name)

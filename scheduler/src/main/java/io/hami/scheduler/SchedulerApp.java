@@ -113,6 +113,7 @@ public final class SchedulerApp implements AutoCloseable {
                 }
             }
         }, clock);
+        metrics.registerContainerGrants(watch::pods, backends);
         LOG.info("informers synced: {} nodes with devices", index.nodeNames().size());
 
         var ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-handshake").daemon().factory());

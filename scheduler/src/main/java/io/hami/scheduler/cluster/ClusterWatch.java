@@ -110,6 +110,11 @@ public final class ClusterWatch implements AutoCloseable {
         return nodes.hasSynced() && pods.hasSynced() && quotas.hasSynced();
     }
 
+    /** The pods as last seen. */
+    public List<Pod> pods() {
+        return pods.getStore().list();
+    }
+
     /** The nodes as last seen. */
     public List<Node> nodes() {
         return nodes.getStore().list();

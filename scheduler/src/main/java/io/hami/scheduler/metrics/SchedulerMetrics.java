@@ -3,6 +3,7 @@ package io.hami.scheduler.metrics;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hami.kube.lock.LockOutcome;
 import io.hami.protocol.health.HealthVerdict;
+import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.handshake.HandshakeObserver;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The scheduler's Prometheus metrics: upstream's device gauges plus what upstream lacks for operating a
@@ -80,6 +82,11 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
     /** Serves the device gauges from {@code index}; separate because the index is built after the observers. */
     public void registerDeviceUsage(UsageIndex index) {
         registry.register(new DeviceUsageCollector(index));
+    }
+
+    /** Serves the per-container grant gauges from the pods as {@code pods} lists them. */
+    public void registerContainerGrants(Supplier<List<Pod>> pods, DeviceBackends backends) {
+        registry.register(new ContainerGrantCollector(pods, backends));
     }
 
     /** Serves the quota gauges from {@code quotas}. */

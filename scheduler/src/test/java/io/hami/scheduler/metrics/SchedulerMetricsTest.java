@@ -49,6 +49,29 @@ class SchedulerMetricsTest {
     }
 
     @Test
+    void containerGaugesShowEachContainersGrantOfCountedPodsOnly() {
+        var running = new PodBuilder().withNewMetadata().withNamespace("ns").withName("run")
+                .addToAnnotations("hami.io/vgpu-devices-allocated", "G1,NVIDIA,3000,30:;G1,NVIDIA,1000,0:G2,NVIDIA,2000,10:;")
+                .endMetadata().withNewSpec().withNodeName("n1").endSpec().withNewStatus().withPhase("Running").endStatus().build();
+        var finished = new PodBuilder(running).editMetadata().withName("done").endMetadata()
+                .editStatus().withPhase("Succeeded").endStatus().build();
+        var broken = new PodBuilder(running).editMetadata().withName("broken")
+                .addToAnnotations("hami.io/vgpu-devices-allocated", "G1,NVIDIA").endMetadata().build();
+        metrics.registerContainerGrants(() -> List.of(running, finished, broken), BACKENDS);
+
+        String g1c0 = "container_index=\"0\",device_uuid=\"G1\",namespace=\"ns\",node=\"n1\",pod=\"run\",zone=\"vGPU\"";
+        String g1c1 = g1c0.replace("container_index=\"0\"", "container_index=\"1\"");
+        String g2c1 = g1c1.replace("G1", "G2");
+        assertThat(Scrape.samples(registry, "hami_vgpu_memory_allocated_bytes")).containsExactlyInAnyOrder(
+                "hami_vgpu_memory_allocated_bytes{" + g1c0 + "} 3.145728E9",
+                "hami_vgpu_memory_allocated_bytes{" + g1c1 + "} 1.048576E9",
+                "hami_vgpu_memory_allocated_bytes{" + g2c1 + "} 2.097152E9");
+        assertThat(Scrape.samples(registry, "hami_vgpu_core_allocated_ratio")).containsExactlyInAnyOrder(
+                "hami_vgpu_core_allocated_ratio{" + g1c0 + "} 30.0", "hami_vgpu_core_allocated_ratio{" + g1c1 + "} 0.0",
+                "hami_vgpu_core_allocated_ratio{" + g2c1 + "} 10.0");
+    }
+
+    @Test
     void quotaGaugesShowEachLimitAndWhatTheNamespaceHoldsOfIt() {
         var index = new UsageIndex();
         var quotas = new QuotaBook(BACKENDS, index);

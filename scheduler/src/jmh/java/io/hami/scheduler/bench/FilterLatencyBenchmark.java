@@ -71,7 +71,7 @@ public class FilterLatencyBenchmark {
         for (int p = 0; p < PODS; p++) {
             int n = rnd.nextInt(nodes);
             String uuid = "GPU-" + n + "-" + rnd.nextInt(GPUS);
-            index.putPod("default/running-" + p, new PodUsage.Counted("node-" + n, Map.of(uuid, new Grant(1, 1000 + rnd.nextInt(4000), rnd.nextInt(10)))));
+            index.putPod("default/running-" + p, new PodUsage.Counted("node-" + n, Map.of(uuid, new Grant(1, 1000 + rnd.nextInt(4000), rnd.nextInt(10))), Map.of()));
         }
         extender = new Extender(index, new QuotaBook(backends, index), backends, SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true,
                 FilterObserver.NONE);

@@ -40,13 +40,8 @@ public final class NodePlacement {
     public record Policy(String gpuPolicy, ScoringWeights weights, boolean numaBind) {
     }
 
-    public static Placement place(PodRequest pod, NodeView node, DeviceBackends backends, Policy policy,
-                                  Map<String, String> podAnnotations) {
-        return place(pod, node, backends, policy, podAnnotations, Map.of());
-    }
-
     /**
-     * As above, under the namespace's quota: {@code rooms} per vendor keyword (none: unlimited). Each init
+     * Places {@code pod} under its namespace's quota: {@code rooms} per vendor keyword (none: unlimited). Each init
      * container must fit the room alone, the app containers together.
      */
     public static Placement place(PodRequest pod, NodeView node, DeviceBackends backends, Policy policy,

@@ -12,20 +12,19 @@ import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * Upstream's per-container gauges (upstream-scheduler.md §8.1): what each container of each running or
- * allocating pod was granted of each device, read from the pods' allocated annotations at scrape time.
+ * Upstream's per-container gauges (upstream-scheduler.md §8.1): what each container of the pods the usage index
+ * counts was granted of each device, read from their allocated annotations at scrape time.
  */
 final class ContainerGrantCollector implements MultiCollector {
     static final String MEMORY = "hami_vgpu_memory_allocated_bytes";
     static final String CORES = "hami_vgpu_core_allocated_ratio";
     private static final double MIB = 1024 * 1024;
-    private static final String ZONE = "vGPU";
 
     private final Supplier<List<Pod>> pods;
     private final DeviceBackends backends;
@@ -35,26 +34,23 @@ final class ContainerGrantCollector implements MultiCollector {
         this.backends = backends;
     }
 
-    /** Memory and cores of one container on one device. */
-    private record Held(long mem, long cores) {
-        Held plus(ContainerDevice d) {
-            return new Held(mem + d.usedmem(), cores + d.usedcores());
-        }
+    /** One container's share of one device. */
+    private record Key(String namespace, String node, String pod, int container, String device) {
     }
 
     @Override
     public MetricSnapshots collect() {
-        // Sorted and summed per label set: a device listed twice for one container must not fail the scrape.
-        var held = new TreeMap<List<String>, Held>((a, b) -> String.join("\u0000", a).compareTo(String.join("\u0000", b)));
+        // Summed per label set: a device listed twice for one container must not fail the scrape.
+        var mem = new HashMap<Key, Long>();
+        var cores = new HashMap<Key, Long>();
         for (Pod pod : pods.get()) {
-            // only pods the usage index counts: bound and not finished, or with a bind in flight
-            if (!(PodUsage.of(pod, backends) instanceof PodUsage.Counted counted)) {
+            String node = PodUsage.countedNode(pod);
+            if (node == null) {
                 continue;
             }
-            String node = counted.node();
             Map<String, String> annotations = pod.getMetadata().getAnnotations();
             for (DeviceBackend b : backends.all()) {
-                String value = annotations.get(b.keys().allocatedKey());
+                String value = annotations == null ? null : annotations.get(b.keys().allocatedKey());
                 if (value == null) {
                     continue;
                 }
@@ -66,21 +62,22 @@ final class ContainerGrantCollector implements MultiCollector {
                 }
                 for (int i = 0; i < devices.containers().size(); i++) {
                     for (ContainerDevice d : devices.containers().get(i)) {
-                        var key = List.of(pod.getMetadata().getNamespace(), node, pod.getMetadata().getName(), Integer.toString(i), d.uuid());
-                        held.merge(key, new Held(0, 0).plus(d), (x, y) -> new Held(x.mem() + y.mem(), x.cores() + y.cores()));
+                        var key = new Key(pod.getMetadata().getNamespace(), node, pod.getMetadata().getName(), i, d.uuid());
+                        mem.merge(key, (long) d.usedmem(), Long::sum);
+                        cores.merge(key, (long) d.usedcores(), Long::sum);
                     }
                 }
             }
         }
         var memory = GaugeSnapshot.builder().name(MEMORY).help("vGPU device memory allocated to a container");
-        var cores = GaugeSnapshot.builder().name(CORES).help("vGPU device cores allocated to a container");
-        held.forEach((k, h) -> {
-            Labels labels = Labels.of("namespace", k.get(0), "node", k.get(1), "pod", k.get(2), "container_index", k.get(3),
-                    "device_uuid", k.get(4), "zone", ZONE);
-            memory.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(h.mem() * MIB).build());
-            cores.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(h.cores()).build());
+        var coreRatio = GaugeSnapshot.builder().name(CORES).help("vGPU device cores allocated to a container");
+        mem.forEach((k, m) -> {
+            Labels labels = Labels.of("namespace", k.namespace(), "node", k.node(), "pod", k.pod(),
+                    "container_index", Integer.toString(k.container()), "device_uuid", k.device(), "zone", DeviceUsageCollector.ZONE);
+            memory.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(m * MIB).build());
+            coreRatio.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(cores.get(k)).build());
         });
-        return new MetricSnapshots(memory.build(), cores.build());
+        return new MetricSnapshots(memory.build(), coreRatio.build());
     }
 
     @Override

@@ -30,7 +30,7 @@ final class DeviceUsageCollector implements MultiCollector {
 
     private static final double MIB = 1024 * 1024;
     /** Upstream registers these behind {@code WrapRegistererWith(zone="vGPU")}; dashboards select on it. */
-    private static final String ZONE = "vGPU";
+    static final String ZONE = "vGPU";
 
     private final UsageIndex index;
 

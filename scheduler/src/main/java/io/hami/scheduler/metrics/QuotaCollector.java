@@ -14,7 +14,6 @@ import java.util.List;
 final class QuotaCollector implements MultiCollector {
     static final String USED = "hami_resource_quota_used";
     static final String LIMIT = "hami_resource_quota_limit";
-    private static final String ZONE = "vGPU";
 
     private final QuotaBook quotas;
 
@@ -27,7 +26,7 @@ final class QuotaCollector implements MultiCollector {
         var used = GaugeSnapshot.builder().name(USED).help("Resource quota used by the pods of a namespace");
         var limit = GaugeSnapshot.builder().name(LIMIT).help("Resource quota limit of a namespace");
         for (QuotaBook.Line line : quotas.lines()) {
-            Labels labels = Labels.of("namespace", line.namespace(), "quota_name", line.resource(), "zone", ZONE);
+            Labels labels = Labels.of("namespace", line.namespace(), "quota_name", line.resource(), "zone", DeviceUsageCollector.ZONE);
             used.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                     .labels(labels.add("limit", Long.toString(line.limit()))).value(line.used()).build());
             limit.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(line.limit()).build());

@@ -24,10 +24,6 @@ public sealed interface PodUsage {
             byVendor = Map.copyOf(byVendor);
         }
 
-        /** Without per-vendor sums: counts on its node, not against a quota. */
-        public Counted(String node, Map<String, Grant> grants) {
-            this(node, grants, Map.of());
-        }
     }
 
     /** The pod holds nothing: no allocation, finished, or not placed. */
@@ -41,20 +37,34 @@ public sealed interface PodUsage {
     record Undecodable(String node, String reason) implements PodUsage {
     }
 
-    static PodUsage of(Pod pod, DeviceBackends backends) {
-        var meta = pod.getMetadata();
-        Map<String, String> annotations = meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+    /**
+     * The node {@code pod}'s allocation counts on, or null: a bound pod counts on its node until it finishes, an
+     * unbound one only while a bind for it is in flight.
+     */
+    static String countedNode(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-            return new NotCounted();
+            return null;
         }
-        // A bound pod counts on its node; an unbound one only while a bind for it is in flight.
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
         if (node == null || node.isEmpty()) {
+            Map<String, String> annotations = annotations(pod);
             boolean binding = ProtocolKeys.PHASE_ALLOCATING.equals(annotations.get(ProtocolKeys.BIND_PHASE));
             node = binding ? annotations.get(ProtocolKeys.VGPU_NODE) : null;
         }
-        if (node == null || node.isEmpty()) {
+        return node == null || node.isEmpty() ? null : node;
+    }
+
+    private static Map<String, String> annotations(Pod pod) {
+        var meta = pod.getMetadata();
+        return meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+    }
+
+    static PodUsage of(Pod pod, DeviceBackends backends) {
+        var meta = pod.getMetadata();
+        Map<String, String> annotations = annotations(pod);
+        String node = countedNode(pod);
+        if (node == null) {
             return new NotCounted();
         }
         int initCount = pod.getSpec() == null || pod.getSpec().getInitContainers() == null ? 0 : pod.getSpec().getInitContainers().size();

@@ -109,7 +109,8 @@ public final class UsageIndex {
     private void apply(String key, PodUsage usage, int sign) {
         switch (usage) {
             case PodUsage.Counted c -> {
-                var perVendor = namespaces.computeIfAbsent(namespaceOf(key), ns -> new HashMap<>());
+                String namespace = namespaceOf(key);
+                var perVendor = namespaces.computeIfAbsent(namespace, ns -> new HashMap<>());
                 c.byVendor().forEach((vendor, g) -> {
                     Grant sum = perVendor.getOrDefault(vendor, Grant.ZERO);
                     sum = sign > 0 ? sum.plus(g) : sum.minus(g);
@@ -120,7 +121,7 @@ public final class UsageIndex {
                     }
                 });
                 if (perVendor.isEmpty()) {
-                    namespaces.remove(namespaceOf(key));
+                    namespaces.remove(namespace);
                 }
                 var entry = nodes.computeIfAbsent(c.node(), n -> new NodeEntry());
                 synchronized (entry) {

@@ -47,7 +47,7 @@ class NodePlacementTest {
 
     static Placement place(Pod pod, NodeView node, String gpuPolicy) {
         return NodePlacement.place(PodRequest.of(pod, BACKENDS), node,
-                BACKENDS, new NodePlacement.Policy(gpuPolicy, ScoringWeights.DEFAULT, false), Map.of());
+                BACKENDS, new NodePlacement.Policy(gpuPolicy, ScoringWeights.DEFAULT, false), Map.of(), Map.of());
     }
 
     final NodeView nvidiaNode = new NodeView("n1", Map.of(), Map.of("NVIDIA", List.of(

@@ -97,7 +97,7 @@ class SchedulerMetricsTest {
         var index = new UsageIndex();
         index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(gpu("G1", 0), gpu("G2", 1))), Map.of());
         index.putNode("n2", Map.of(), Map.of("MLU", List.of(new DeviceInfo("n2-mlu-0", 0, 1, 0, 100, "MLU370", 0, "", true))), Map.of());
-        index.putPod("ns/a", new PodUsage.Counted("n1", Map.of("G1", new Grant(2, 3000, 30))));
+        index.putPod("ns/a", new PodUsage.Counted("n1", Map.of("G1", new Grant(2, 3000, 30)), Map.of()));
         metrics.registerDeviceUsage(index);
 
         String g1 = labels("n1", "G1", 0);
@@ -166,7 +166,7 @@ class SchedulerMetricsTest {
     void theReasonsTheExtenderReallyWritesAreCountedByKind() {
         var index = new UsageIndex();
         index.putNode("full", Map.of(), Map.of("NVIDIA", List.of(gpu("G1", 0))), Map.of());
-        index.putPod("ns/big", new PodUsage.Counted("full", Map.of("G1", new Grant(1, 6000, 0))));
+        index.putPod("ns/big", new PodUsage.Counted("full", Map.of("G1", new Grant(1, 6000, 0)), Map.of()));
         index.putNode("closed", Map.of(), Map.of("NVIDIA", List.of(gpu("G2", 0))), Map.of());
         index.putPod("ns/bad", new PodUsage.Undecodable("closed", "pod ns/bad has an undecodable annotation"));
         index.putNode("free", Map.of(), Map.of("NVIDIA", List.of(gpu("G3", 0))), Map.of());

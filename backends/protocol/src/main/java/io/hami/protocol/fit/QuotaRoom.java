@@ -11,7 +11,7 @@ package io.hami.protocol.fit;
 public record QuotaRoom(long memMiB, long cores) {
     public static final QuotaRoom UNLIMITED = new QuotaRoom(Long.MAX_VALUE, Long.MAX_VALUE);
 
-    /** Whether {@code memMiB} and {@code cores} in all, for the whole pod, stay within the room. */
+    /** Whether {@code memMiB} and {@code cores} in all stay within the room. */
     public boolean admits(long memMiB, long cores) {
         return memMiB <= this.memMiB && cores <= this.cores;
     }

@@ -15,12 +15,21 @@ record FieldSelector(List<Requirement> requirements) {
     record Requirement(String field, boolean equal, String value) {
 
         boolean matches(JsonNode object, String absentValue) {
+            String actual = valueOf(object, field);
+            return (actual == null ? absentValue : actual).equals(value) == equal;
+        }
+
+        private static String valueOf(JsonNode object, String field) {
+            if (field.equals("source")) {
+                // An event's "source" is source.component, else its reportingComponent (the API server's rule).
+                String component = valueOf(object, "source.component");
+                return component == null || component.isEmpty() ? valueOf(object, "reportingComponent") : component;
+            }
             JsonNode node = object;
             for (String step : field.split("\\.")) {
                 node = node.path(step);
             }
-            String actual = node.isValueNode() && !node.isNull() ? node.asString() : absentValue;
-            return actual.equals(value) == equal;
+            return node.isValueNode() && !node.isNull() ? node.asString() : null;
         }
     }
 
@@ -33,10 +42,12 @@ record FieldSelector(List<Requirement> requirements) {
                     "spec.serviceAccountName", "", "spec.hostNetwork", "false", "status.phase", "",
                     "status.podIP", "", "status.nominatedNodeName", ""),
             "nodes", Map.of("spec.unschedulable", "false"),
-            "events", Map.of(
-                    "involvedObject.kind", "", "involvedObject.namespace", "", "involvedObject.name", "",
-                    "involvedObject.uid", "", "involvedObject.apiVersion", "", "involvedObject.resourceVersion", "",
-                    "involvedObject.fieldPath", "", "reason", "", "type", ""),
+            "events", Map.ofEntries(
+                    Map.entry("involvedObject.kind", ""), Map.entry("involvedObject.namespace", ""),
+                    Map.entry("involvedObject.name", ""), Map.entry("involvedObject.uid", ""),
+                    Map.entry("involvedObject.apiVersion", ""), Map.entry("involvedObject.resourceVersion", ""),
+                    Map.entry("involvedObject.fieldPath", ""), Map.entry("reason", ""),
+                    Map.entry("reportingComponent", ""), Map.entry("source", ""), Map.entry("type", "")),
             "secrets", Map.of("type", ""),
             "namespaces", Map.of("status.phase", ""));
 

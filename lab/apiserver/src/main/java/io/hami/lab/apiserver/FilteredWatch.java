@@ -42,7 +42,10 @@ final class FilteredWatch extends WebSocketListener {
         if (wasSelected && isSelected) {
             send("MODIFIED", change.newState());
         } else if (wasSelected) {
-            send("DELETED", after == null ? change.oldState() : lastStateAt(before, after));
+            String version = after == null
+                    ? change.deletedVersion()
+                    : after.path("metadata").path("resourceVersion").asString();
+            send("DELETED", version == null ? change.oldState() : lastStateAt(before, version));
         } else if (isSelected) {
             send("ADDED", change.newState());
         }
@@ -85,10 +88,10 @@ final class FilteredWatch extends WebSocketListener {
         onClose.accept(this);
     }
 
-    /** An object that left the selection: its previous content at the resource version of the change. */
-    private static String lastStateAt(JsonNode before, JsonNode after) {
+    /** An object deleted or gone out of the selection: its last content at the resource version of the change. */
+    private static String lastStateAt(JsonNode before, String version) {
         ObjectNode copy = (ObjectNode) before.deepCopy();
-        ((ObjectNode) copy.get("metadata")).put("resourceVersion", after.path("metadata").path("resourceVersion").asString());
+        ((ObjectNode) copy.get("metadata")).put("resourceVersion", version);
         return Json.write(copy);
     }
 }

@@ -10,9 +10,12 @@ import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.zjsonpatch.CompatibilityFlags;
+import io.fabric8.zjsonpatch.JsonPatch;
 import io.fabric8.zjsonpatch.JsonPatchException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,9 +33,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>JSON merge patch follows RFC 7386 ({@code null} deletes); a write that changes nothing is no write;</li>
  *   <li>{@code pods/{name}/binding} and {@code bindings} bind the pod ({@link PodBinder});</li>
  *   <li>LIST, WATCH and DELETE-collection evaluate every label and field selector ({@link Selection}); watches are
- *   served by {@link WatchHub};</li>
- *   <li>errors carry a {@code Status} with the right reason, and a failing JSON Patch {@code test} answers 422
- *   instead of no response;</li>
+ *   served by {@link WatchHub}; a deletion takes a new resourceVersion;</li>
+ *   <li>errors carry a {@code Status} with the right reason; a JSON Patch that does not apply (failing {@code test},
+ *   missing parent or key) answers 422 and changes nothing;</li>
  *   <li>discovery answers for kubectl ({@link Discovery}); a strategic merge patch is applied as a merge patch;</li>
  *   <li>{@link Faults} answers before anything is stored.</li>
  * </ul>
@@ -96,6 +99,9 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         if (method.equals("DELETE") && uri.hasSelectors()) {
             return deleteCollection(uri);
         }
+        if (method.equals("PATCH") && isJsonPatch(request)) {
+            checkJsonPatch(uri.path(), requestJson(request));
+        }
         if (method.equals("PATCH") && isStrategicMergePatch(request)) {
             JsonNode patch = JsonMergePatch.withoutStrategicDirectives(requestJson(request));
             return mergePatch(request.getPath(), Json.write(patch));
@@ -138,8 +144,11 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
             String oldState = oldAttributes == null ? null : map.get(oldAttributes);
             super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
             AttributeSet newKey = keyOf(newState, pathAttributes);
-            index.moved(oldAttributes, newKey, resource == null ? null : resource.getMetadata().getResourceVersion());
-            return new WatchHub.Change(oldAttributes, oldState, newKey, newState);
+            // A deletion is a write too: its watch event carries a new resourceVersion, as the API server's does.
+            String deletedAt = newState == null && oldState != null ? Long.toString(requestResourceVersion()) : null;
+            index.moved(oldAttributes, newKey,
+                    deletedAt != null ? deletedAt : resource == null ? null : resource.getMetadata().getResourceVersion());
+            return new WatchHub.Change(oldAttributes, oldState, newKey, newState, deletedAt);
         });
     }
 
@@ -280,6 +289,25 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         String contentType = request.getHeader("Content-Type");
         return contentType != null && contentType.contains("json") && request.getBody() != null
                 && request.getBody().size() > 0;
+    }
+
+    /**
+     * Applies a JSON Patch to a copy of the stored object as the API server does, so an invalid one fails with 422
+     * before the mock sees it: the mock creates missing parents of every path and ignores the removal of a missing
+     * key, where RFC 6902 (and the API server) fail.
+     */
+    private void checkJsonPatch(String path, JsonNode patch) {
+        String objectPath = path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
+        MockResponse current = handleGet(objectPath);
+        if (current.code() == 200) {
+            JsonPatch.apply(patch, Json.parse(Statuses.body(current)),
+                    EnumSet.of(CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT));
+        }
+    }
+
+    private static boolean isJsonPatch(RecordedRequest request) {
+        String contentType = request.getHeader("Content-Type");
+        return contentType != null && contentType.startsWith("application/json-patch+json");
     }
 
     private static boolean isStrategicMergePatch(RecordedRequest request) {

@@ -16,8 +16,11 @@ import tools.jackson.databind.JsonNode;
  */
 final class WatchHub {
 
-    /** One store change: the entry's key and JSON before and after ({@code null} when absent). */
-    record Change(AttributeSet oldKey, String oldState, AttributeSet newKey, String newState) {}
+    /**
+     * One store change: the entry's key and JSON before and after ({@code null} when absent), and for a deletion the
+     * resourceVersion it was given.
+     */
+    record Change(AttributeSet oldKey, String oldState, AttributeSet newKey, String newState, String deletedVersion) {}
 
     private final Set<FilteredWatch> watches = ConcurrentHashMap.newKeySet();
     /** A change's old state was the new state of the change before, so each state is parsed once. */

@@ -5,12 +5,14 @@ import io.hami.kube.lock.NodeLockClient;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.bind.AbandonedDecisions;
+import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.bind.Binder;
 import io.hami.scheduler.cluster.ClusterWatch;
 import io.hami.scheduler.cluster.NodeInventory;
 import io.hami.scheduler.events.CompositeObserver;
 import io.hami.scheduler.events.EventRecorder;
 import io.hami.scheduler.extender.Extender;
+import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.handshake.HandshakeLoop;
 import io.hami.scheduler.http.SchedulerHttpServer;
@@ -87,6 +89,16 @@ public final class SchedulerApp implements AutoCloseable {
     /** Starts everything; metrics go to {@code registry}, events to the API server. */
     public static SchedulerApp start(KubernetesClient client, Settings s, PrometheusRegistry registry, Clock clock)
             throws IOException, GeneralSecurityException {
+        return start(client, s, registry, clock, FilterObserver.NONE, BindObserver.NONE);
+    }
+
+    /**
+     * Starts everything, telling {@code filterObserver} and {@code bindObserver} of every filter and bind after the
+     * metrics and events (the lab takes its latencies from them when the real kube-scheduler calls the extender).
+     */
+    public static SchedulerApp start(KubernetesClient client, Settings s, PrometheusRegistry registry, Clock clock,
+                                     FilterObserver filterObserver, BindObserver bindObserver)
+            throws IOException, GeneralSecurityException {
         var backends = DeviceBackends.load(s.deviceConfig());
         if (backends.all().isEmpty()) {
             throw new IllegalStateException("no device backends on the class path");
@@ -133,8 +145,8 @@ public final class SchedulerApp implements AutoCloseable {
         }, 0, s.handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
 
         var locks = new NodeLockClient(client, s.lockTimeout(), clock);
-        var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events));
-        var binder = new Binder(client, locks, index, quotas, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events),
+        var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events, filterObserver));
+        var binder = new Binder(client, locks, index, quotas, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events, bindObserver),
                 new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
         var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName(), ns -> quotas.rooms(ns, null)));
         // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each

@@ -53,10 +53,27 @@ class LabCommandTest {
     }
 
     @Test
+    void faultsThatNeedTheEmbeddedApiServerAreExit2OnKubernetes() {
+        Result r = hami("lab", "faults", "--control-plane", "kubernetes");
+
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("fault api-write-errors at 18s needs the embedded API server",
+                "--control-plane kubernetes", "scheduler.replicas is 2");
+    }
+
+    @Test
+    void anUnknownControlPlaneIsExit2() {
+        Result r = hami("lab", "default", "--control-plane", "kind");
+
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("unknown control plane kind (embedded or kubernetes)");
+    }
+
+    @Test
     void helpListsTheApiServerSubcommand() {
         Result r = hami("lab", "--help");
 
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("Bundled scenarios: default, faults, scale.", "apiserver");
+        assertThat(r.out()).contains("Bundled scenarios: default, faults, scale.", "apiserver", "--control-plane");
     }
 }

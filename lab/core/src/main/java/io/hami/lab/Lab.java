@@ -6,9 +6,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.check.DeviceInventory;
 import io.hami.lab.check.Invariant;
 import io.hami.lab.check.InvariantChecker;
+import io.hami.lab.cluster.ControlPlaneKind;
 import io.hami.lab.cluster.LabCluster;
 import io.hami.lab.fault.FaultInjector;
 import io.hami.lab.kubescheduler.ExtenderClient;
+import io.hami.lab.kubescheduler.SchedulingProgress;
 import io.hami.lab.kubescheduler.SimulatedScheduler;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.observe.ClusterObserver;
@@ -19,8 +21,10 @@ import io.hami.lab.report.HtmlReport;
 import io.hami.lab.report.ReportBuilder;
 import io.hami.lab.report.RunReport;
 import io.hami.lab.scenario.DurationText;
+import io.hami.lab.scenario.Fault;
 import io.hami.lab.scenario.NodeSpec;
 import io.hami.lab.scenario.Scenario;
+import io.hami.lab.scenario.ScenarioException;
 import io.hami.lab.workload.AdmissionClient;
 import io.hami.lab.workload.ArrivalPlan;
 import io.hami.lab.workload.PodPlan;
@@ -31,6 +35,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -46,6 +52,8 @@ import java.util.TreeMap;
 public final class Lab {
     private static final Duration PROGRESS = Duration.ofSeconds(1);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    /** As the report's file names: {@code <scenario>-<time>}. */
+    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private Lab() {
     }
@@ -54,11 +62,19 @@ public final class Lab {
     public static final String KUBECONFIG = "lab.kubeconfig";
 
     /**
-     * @param reportDir where the HTML report and the run's kubeconfig go; null for none
-     * @param workDir   where the nodes' device folders and sockets are made (short: Unix socket paths are limited)
-     * @param out       progress and summary
+     * @param reportDir    where the HTML report and the run's kubeconfig go; null for none
+     * @param workDir      where the nodes' device folders and sockets are made (short: Unix socket paths are limited)
+     * @param out          progress and summary
+     * @param controlPlane the embedded API server and simulated kube-scheduler, or the real ones
      */
-    public record Options(Path reportDir, Path workDir, PrintStream out) {
+    public record Options(Path reportDir, Path workDir, PrintStream out, ControlPlaneKind controlPlane) {
+        public Options {
+            controlPlane = controlPlane == null ? ControlPlaneKind.EMBEDDED : controlPlane;
+        }
+
+        public Options(Path reportDir, Path workDir, PrintStream out) {
+            this(reportDir, workDir, out, ControlPlaneKind.EMBEDDED);
+        }
     }
 
     /** The report, and the HTML file when one was written. */
@@ -72,7 +88,39 @@ public final class Lab {
         }
     }
 
+    /**
+     * What keeps {@code scenario} from running on {@code controlPlane}, one line each; empty when it can. Only the
+     * embedded API server injects API errors, and the real kube-scheduler calls one scheduler replica.
+     */
+    public static List<String> unsupported(Scenario scenario, ControlPlaneKind controlPlane) {
+        var problems = new ArrayList<String>();
+        if (controlPlane != ControlPlaneKind.KUBERNETES) {
+            return problems;
+        }
+        String option = "--control-plane " + controlPlane.option();
+        for (Fault f : scenario.faults()) {
+            if (f instanceof Fault.ApiWriteErrors) {
+                problems.add("fault api-write-errors at " + DurationText.format(f.at()) + " needs the embedded API server, which "
+                        + "injects the errors; it cannot run with " + option + " (use --control-plane embedded)");
+            }
+        }
+        if (scenario.scheduler().replicas() > 1) {
+            problems.add("scheduler.replicas is " + scenario.scheduler().replicas() + ", but " + option + " runs one scheduler "
+                    + "replica behind one kube-scheduler (leader-failover and several replicas need --control-plane embedded)");
+        }
+        return problems;
+    }
+
+    /**
+     * Runs {@code scenario}.
+     *
+     * @throws ScenarioException when the scenario cannot run on the chosen control plane ({@link #unsupported})
+     */
     public static Result run(Scenario scenario, Options options) throws Exception {
+        List<String> unsupported = unsupported(scenario, options.controlPlane());
+        if (!unsupported.isEmpty()) {
+            throw new ScenarioException("scenario " + scenario.name() + ": " + String.join("; ", unsupported));
+        }
         PrintStream out = options.out();
         DeviceBackends backends = DeviceBackends.load(DeviceConfig.DEFAULTS);
         DeviceInventory inventory = DeviceInventory.of(scenario);
@@ -89,29 +137,42 @@ public final class Lab {
         Instant startedAt = Instant.now();
         long setupStart = System.nanoTime();
         RunReport report;
-        try (LabCluster cluster = new LabCluster(scenario, options.workDir(), backends, latencies)) {
+        // The real control plane's folder stays with the report: its logs are what explains a run.
+        Path controlPlaneDir = options.controlPlane() == ControlPlaneKind.EMBEDDED ? null
+                : options.reportDir() == null ? options.workDir().resolve("control-plane")
+                : options.reportDir().resolve(scenario.name() + "-" + FILE_TIME.format(startedAt) + "-control-plane");
+        if (controlPlaneDir != null) {
+            out.println("control plane: starting etcd, kube-apiserver and kube-scheduler; their logs go to "
+                    + controlPlaneDir.resolve("logs"));
+        }
+        try (LabCluster cluster = new LabCluster(scenario, options.workDir(), backends, latencies, options.controlPlane(),
+                controlPlaneDir)) {
             cluster.start();
             List<String> notReady = cluster.awaitReady(READY_TIMEOUT);
             if (!notReady.isEmpty()) {
                 throw new LabException("nodes whose devices the scheduler cannot see after " + READY_TIMEOUT.toSeconds() + "s: " + notReady);
             }
             Duration setup = Duration.ofNanos(System.nanoTime() - setupStart);
-            out.printf(Locale.ROOT, "cluster ready in %.1fs: API server %s, %d scheduler replica(s)%n", setup.toMillis() / 1000.0,
-                    cluster.server().url(), scenario.scheduler().replicas());
+            out.printf(Locale.ROOT, "cluster ready in %.1fs: API server %s, %d scheduler replica(s); control plane: %s%n",
+                    setup.toMillis() / 1000.0, cluster.url(), scenario.scheduler().replicas(), cluster.description());
             if (options.reportDir() != null) {
-                Path kubeconfig = cluster.server().writeKubeconfig(options.reportDir().resolve(KUBECONFIG));
+                Path kubeconfig = cluster.writeKubeconfig(options.reportDir().resolve(KUBECONFIG));
                 out.println("while it runs: ./hami inspect nodes --kubeconfig " + kubeconfig + "   (or pods; kubectl works too)");
             }
 
             KubernetesClient labClient = cluster.newClient();
             var json = labClient.getKubernetesSerialization();
-            var extender = new ExtenderClient(json, cluster.schedulers()::endpoints, latencies);
-            try (var kubeScheduler = new SimulatedScheduler(cluster.newClient(), LabKeys.SCHEDULER_NAME, extender, backends,
-                         scenario.scheduler().bindParallelism(), new SplittableRandom(scenario.seed()));
+            boolean embedded = cluster.kind() == ControlPlaneKind.EMBEDDED;
+            // The real kube-scheduler and API server call the extender and the webhook themselves.
+            try (var simulated = embedded ? new SimulatedScheduler(cluster.newClient(), LabKeys.SCHEDULER_NAME,
+                         new ExtenderClient(json, cluster.schedulers()::endpoints, latencies), backends,
+                         scenario.scheduler().bindParallelism(), new SplittableRandom(scenario.seed())) : null;
                  var observer = new ClusterObserver(cluster.newClient(), backends, checker, inventory.all().size());
-                 var driver = new WorkloadDriver(cluster.newClient(), new AdmissionClient(json, cluster.schedulers()::endpoints), plans);
+                 var driver = new WorkloadDriver(cluster.newClient(),
+                         embedded ? new AdmissionClient(json, cluster.schedulers()::endpoints) : null, plans);
                  var faults = new FaultInjector(cluster, scenario.faults(), scenario.seed(),
                          e -> out.println("[" + DurationText.format(e.at()) + "] fault: " + (e.failed() ? "FAILED: " : "") + e.what()))) {
+                SchedulingProgress kubeScheduler = embedded ? simulated : cluster.extenderActivity().progress(observer);
                 long start = System.nanoTime();
                 driver.start(start);
                 faults.start(start);
@@ -154,10 +215,14 @@ public final class Lab {
                         ReportBuilder.unschedulable(pods), ReportBuilder.failed(pods),
                         ReportBuilder.devices(inventory, pods, samples, backends), latencies.stats(),
                         seconds == 0 ? 0 : kubeScheduler.bound() / seconds, kubeScheduler.bindFailures(), kubeScheduler.contentions(),
-                        cluster.server().faults().injectedCount(), faults.events(), samples, invariants);
+                        cluster.injectedApiErrors(), faults.events(), samples, invariants, cluster.description(),
+                        embedded ? RunReport.SIMULATED_LATENCIES : RunReport.EXTENDER_LATENCIES);
             }
         }
         ConsoleReport.print(report, out);
+        if (controlPlaneDir != null) {
+            out.println("control plane logs: " + controlPlaneDir.resolve("logs"));
+        }
         Path html = options.reportDir() == null ? null : HtmlReport.write(report, options.reportDir());
         if (html != null) {
             out.println("report: " + html);
@@ -169,7 +234,7 @@ public final class Lab {
      * The workload has settled: every pod arrived and every fault is done, the kube-scheduler has nothing in hand, no
      * pod is waiting or allocating, every pod with a lifetime has ended, and nothing changed for the settle time.
      */
-    private static boolean settled(Scenario scenario, WorkloadDriver driver, FaultInjector faults, SimulatedScheduler scheduler,
+    private static boolean settled(Scenario scenario, WorkloadDriver driver, FaultInjector faults, SchedulingProgress scheduler,
                                    ClusterObserver observer, Sample s) {
         if (!driver.done() || !faults.done() || scheduler.busy() > 0 || s.count(PodState.PENDING) > 0
                 || s.count(PodState.ALLOCATING) > 0) {
@@ -180,7 +245,7 @@ public final class Lab {
         return !lifetimesLeft && observer.quietFor().compareTo(scenario.settle()) >= 0;
     }
 
-    private static String progress(Sample s, WorkloadDriver driver, SimulatedScheduler scheduler, int planned) {
+    private static String progress(Sample s, WorkloadDriver driver, SchedulingProgress scheduler, int planned) {
         var b = new StringBuilder(String.format(Locale.ROOT, "[%6.1fs] pods %d/%d", s.at().toMillis() / 1000.0,
                 driver.submittedCount(), planned));
         for (Map.Entry<PodState, Integer> e : new TreeMap<>(s.pods()).entrySet()) {

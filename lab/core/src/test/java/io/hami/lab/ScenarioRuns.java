@@ -3,6 +3,7 @@ package io.hami.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hami.lab.check.Invariant;
+import io.hami.lab.cluster.ControlPlaneKind;
 import io.hami.lab.scenario.Scenario;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -21,10 +22,14 @@ final class ScenarioRuns {
     }
 
     static Run run(Scenario scenario, Path reports) throws Exception {
+        return run(scenario, reports, ControlPlaneKind.EMBEDDED);
+    }
+
+    static Run run(Scenario scenario, Path reports, ControlPlaneKind controlPlane) throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "lab-test-");
         var console = new ByteArrayOutputStream();
         try (var out = new PrintStream(console, true, StandardCharsets.UTF_8)) {
-            Lab.Result result = Lab.run(scenario, new Lab.Options(reports, work, out));
+            Lab.Result result = Lab.run(scenario, new Lab.Options(reports, work, out, controlPlane));
             System.out.print(console.toString(StandardCharsets.UTF_8));
             return new Run(result, console.toString(StandardCharsets.UTF_8));
         } finally {

@@ -28,9 +28,12 @@ import io.hami.scheduler.usage.UsageIndex;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * stays with the pod until its device plugins have allocated it.
  */
 public final class Binder {
+    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final Logger LOG = LoggerFactory.getLogger(Binder.class);
 
     private final KubernetesClient client;
@@ -53,6 +57,8 @@ public final class Binder {
     private final BindObserver observer;
     private final AbandonedDecisions abandoned;
     private final QuotaBook quotas;
+    /** Pods ({@code namespace/name}) with a bind in progress on this replica. */
+    private final java.util.Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** One monitor per namespace with a quota: its binds are checked and reserved one at a time. */
     private final ConcurrentHashMap<String, Object> quotaLocks = new ConcurrentHashMap<>();
 
@@ -86,6 +92,21 @@ public final class Binder {
         if (blank(args.podName()) || blank(args.podNamespace()) || blank(args.node())) {
             return new BindingResult("binding args need PodName, PodNamespace and Node");
         }
+        // kube-scheduler gives up on a bind after its httpTimeout and schedules the pod again, while the first bind may
+        // still be running here: two decisions for one pod, on two nodes under two locks, would leave the pod bound
+        // to one node with the devices of the other.
+        String key = args.podNamespace() + "/" + args.podName();
+        if (!inProgress.add(key)) {
+            return fail(null, args.node(), "pod " + key + " is being bound by an earlier call that has not finished; retry", start);
+        }
+        try {
+            return bindPod(args, start);
+        } finally {
+            inProgress.remove(key);
+        }
+    }
+
+    private BindingResult bindPod(BindingArgs args, long start) {
         String ns = args.podNamespace();
         String name = args.podName();
         String node = args.node();
@@ -101,6 +122,15 @@ public final class Binder {
         if (!blank(args.podUID()) && !args.podUID().equals(pod.getMetadata().getUid())) {
             return fail(pod, node, "pod " + ns + "/" + name + " has UID " + pod.getMetadata().getUid()
                     + ", binding asked for " + args.podUID() + " (the pod was re-created)", start);
+        }
+        String boundTo = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        if (!blank(boundTo)) {
+            // A repeated bind whose first answer was lost (a timeout while the binding went through). Deciding again
+            // would overwrite the devices of a pod that its node may already be allocating or running.
+            if (boundTo.equals(node)) {
+                return BindingResult.OK;
+            }
+            return fail(pod, node, "pod " + ns + "/" + name + " is already bound to node " + boundTo, start);
         }
         PodRequest request = PodRequest.of(pod, backends);
         if (request.isEmpty()) {
@@ -177,8 +207,8 @@ public final class Binder {
      * our informer has not delivered yet.
      */
     private void catchUp(String node) {
-        var seen = new java.util.HashSet<String>();
-        for (Pod p : client.pods().inAnyNamespace().withLabel(ProtocolKeys.VGPU_NODE, node).list().getItems()) {
+        var seen = new HashSet<String>();
+        for (Pod p : decidedFor(node)) {
             seen.add(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
             index.putPod(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), PodUsage.of(p, backends),
                     p.getMetadata().getResourceVersion());
@@ -189,6 +219,24 @@ public final class Binder {
                 index.putPod(k, PodUsage.of(p, backends), p.getMetadata().getResourceVersion());
             }
         }
+    }
+
+    /**
+     * Pods with a decision for {@code node}: by the {@code hami.io/vgpu-node} label, or, for a node whose name cannot
+     * be a label value (longer than 63 characters, which a node name may be), among the pods not bound yet.
+     */
+    private List<Pod> decidedFor(String node) {
+        if (isLabelValue(node)) {
+            return client.pods().inAnyNamespace().withLabel(ProtocolKeys.VGPU_NODE, node).list().getItems();
+        }
+        return client.pods().inAnyNamespace().withField("spec.nodeName", "").list().getItems().stream()
+                .filter(p -> node.equals(annotations(p).get(ProtocolKeys.VGPU_NODE))).toList();
+    }
+
+
+    /** Whether the API server accepts {@code value} as a label value (and in a label selector). */
+    static boolean isLabelValue(String value) {
+        return value.length() <= 63 && LABEL_VALUE.matcher(value).matches();
     }
 
     /**
@@ -241,7 +289,11 @@ public final class Binder {
                 set.put(b.keys().allocatedKey(), value);
             }
         }
-        String patch = AnnotationPatch.mergePatch(set, Map.of(ProtocolKeys.VGPU_NODE, node), null);
+        // The label (upstream's too, for the plugins' informers) needs a node name that is a valid label value; for a
+        // longer one any label of an earlier decision is removed rather than the whole patch refused.
+        Map<String, String> labels = new HashMap<>();
+        labels.put(ProtocolKeys.VGPU_NODE, isLabelValue(node) ? node : null);
+        String patch = AnnotationPatch.mergePatch(set, labels, null);
         return client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                 .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }

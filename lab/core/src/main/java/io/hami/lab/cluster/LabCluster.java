@@ -8,12 +8,14 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.lab.kubelet.AllocationLog;
+import io.hami.lab.kubescheduler.ExtenderActivity;
 import io.hami.lab.kubelet.ContainerRuntime;
 import io.hami.lab.kubelet.PodStatusWriter;
 import io.hami.lab.kubelet.SimulatedKubelet;
 import io.hami.lab.kubelet.SyntheticKubelet;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.node.SyntheticNodes;
+import io.hami.lab.report.RunReport;
 import io.hami.lab.scenario.DeviceGroup;
 import io.hami.lab.scenario.NodeSpec;
 import io.hami.lab.scenario.Scenario;
@@ -23,6 +25,7 @@ import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.Discovery;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
@@ -37,7 +40,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything a scenario's cluster runs: the embedded API server, the scheduler replicas, and per node either a kubelet
+ * Everything a scenario's cluster runs: the API server (the embedded one, or kube-apiserver with kube-scheduler, the
+ * webhook registered with it, see {@link KubernetesPlane}), the scheduler replicas, and per node either a kubelet
  * with real device plugins on mock hardware or a synthetic inventory. Components that are separate processes in a
  * real cluster get clients of their own. Started in dependency order, closed in reverse.
  */
@@ -55,31 +59,64 @@ public final class LabCluster implements AutoCloseable {
     private final Path workDir;
     private final DeviceBackends backends;
     private final Latencies latencies;
+    private final ControlPlaneKind kind;
+    private final Path controlPlaneDir;
     private final AllocationLog allocations = new AllocationLog();
     private final List<AutoCloseable> opened = new ArrayList<>();
     private final Map<String, PluginNode> pluginNodes = new LinkedHashMap<>();
     private EmbeddedApiServer server;
+    private KubernetesPlane plane;
+    private ExtenderActivity extenderActivity;
     private KubernetesClient client;
     private SchedulerReplicas schedulers;
 
     public LabCluster(Scenario scenario, Path workDir, DeviceBackends backends, Latencies latencies) {
+        this(scenario, workDir, backends, latencies, ControlPlaneKind.EMBEDDED, null);
+    }
+
+    /**
+     * @param controlPlaneDir where kube-apiserver, etcd and kube-scheduler keep their certificates, kubeconfigs and
+     *                        logs ({@link ControlPlaneKind#KUBERNETES} only)
+     */
+    public LabCluster(Scenario scenario, Path workDir, DeviceBackends backends, Latencies latencies, ControlPlaneKind kind,
+                      Path controlPlaneDir) {
         this.scenario = scenario;
         this.workDir = workDir;
         this.backends = backends;
         this.latencies = latencies;
+        this.kind = kind;
+        this.controlPlaneDir = controlPlaneDir;
     }
 
     public void start() throws IOException, GeneralSecurityException, PluginStartException {
         // The scheduler serves the extender with the JDK's HTTP server, which leaves Nagle's algorithm on unless this
         // is set before its first use; a filter answer for hundreds of nodes then waits ~40 ms for a delayed ACK.
         System.setProperty("sun.net.httpserver.nodelay", "true");
-        server = EmbeddedApiServer.start();
-        opened.add(server);
-        client = newClient();
-        // The scheduler gets the client configuration it has in production (fabric8's defaults).
-        schedulers = new SchedulerReplicas(server::newClient, scenario.scheduler());
-        opened.add(schedulers);
-        schedulers.start();
+        if (kind == ControlPlaneKind.EMBEDDED) {
+            server = EmbeddedApiServer.start();
+            opened.add(server);
+            client = newClient();
+            // The scheduler gets the client configuration it has in production (fabric8's defaults).
+            schedulers = new SchedulerReplicas(server::newClient, scenario.scheduler());
+            opened.add(schedulers);
+            schedulers.start();
+        } else {
+            plane = open(KubernetesPlane.start(controlPlaneDir));
+            client = newClient();
+            open(new NodeLifecycle(newClient())); // kube-controller-manager's part: new nodes lose the not-ready taint
+            // As deployed: TLS with a certificate of the cluster's CA; kube-scheduler calls the extender, the API server
+            // the webhook. The scheduler's own observers time the calls the lab no longer makes.
+            KubernetesPlane.Tls tls = plane.schedulerTls();
+            extenderActivity = new ExtenderActivity(latencies);
+            schedulers = new SchedulerReplicas(() -> new KubernetesClientBuilder().withConfig(plane.adminConfig()).build(),
+                    scenario.scheduler(), tls.cert(), tls.key(), extenderActivity, extenderActivity);
+            opened.add(schedulers);
+            schedulers.start();
+            URI extender = schedulers.endpoints().getFirst();
+            plane.registerWebhook(client, extender);
+            plane.startKubeScheduler(extender);
+            opened.add(plane::stopKubeScheduler); // before the extender it calls stops
+        }
 
         List<NodeSpec> nodes = scenario.nodeSpecs();
         List<NodeSpec> synthetic = nodes.stream().filter(NodeSpec::synthetic).toList();
@@ -109,8 +146,8 @@ public final class LabCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until every node's devices are visible as the scheduler reads them (register annotation or capacity) and
-     * the leading scheduler's index holds every node.
+     * Waits until every node's devices are visible as the scheduler reads them (register annotation or capacity), the
+     * leading scheduler's index holds every node, and no node still has the not-ready taint of a new node.
      *
      * @return the nodes still not ready when {@code timeout} ran out
      */
@@ -121,7 +158,7 @@ public final class LabCluster implements AutoCloseable {
             missing = new ArrayList<>();
             for (NodeSpec spec : scenario.nodeSpecs()) {
                 Node node = client.nodes().withName(spec.name()).get();
-                if (node == null || !schedulers.knows(spec.name()) || !devicesVisible(spec, node)) {
+                if (node == null || !schedulers.knows(spec.name()) || !devicesVisible(spec, node) || NodeLifecycle.tainted(node)) {
                     missing.add(spec.name());
                 }
             }
@@ -147,8 +184,46 @@ public final class LabCluster implements AutoCloseable {
         return client;
     }
 
+    /** The embedded API server; only with {@link ControlPlaneKind#EMBEDDED}. */
     public EmbeddedApiServer server() {
+        if (server == null) {
+            throw new IllegalStateException("the run uses --control-plane " + kind + ", not the embedded API server");
+        }
         return server;
+    }
+
+    public ControlPlaneKind kind() {
+        return kind;
+    }
+
+    /** The API server's URL. */
+    public String url() {
+        return server != null ? server.url() : plane.url();
+    }
+
+    /** Writes a kubeconfig of the cluster's administrator for kubectl and {@code hami inspect}. */
+    public Path writeKubeconfig(Path file) {
+        return server != null ? server.writeKubeconfig(file) : plane.writeKubeconfig(file);
+    }
+
+    /** Which control plane runs, for the report. */
+    public String description() {
+        return server != null ? RunReport.EMBEDDED : plane.description();
+    }
+
+    /** Where etcd, kube-apiserver and kube-scheduler log; null with the embedded API server. */
+    public Path controlPlaneLogs() {
+        return plane == null ? null : plane.logDir();
+    }
+
+    /** API writes the embedded API server failed on purpose (none with a real API server). */
+    public int injectedApiErrors() {
+        return server == null ? 0 : server.faults().injectedCount();
+    }
+
+    /** The extender's own record of kube-scheduler's calls; only with {@link ControlPlaneKind#KUBERNETES}. */
+    public ExtenderActivity extenderActivity() {
+        return extenderActivity;
     }
 
     public SchedulerReplicas schedulers() {
@@ -173,7 +248,8 @@ public final class LabCluster implements AutoCloseable {
 
     /** A client of its own for a component of the lab (kubelets, plugins, the kube-scheduler, the observer, the workload). */
     public KubernetesClient newClient() {
-        Config config = new ConfigBuilder(server.clientConfig()).withMaxConcurrentRequests(LAB_CLIENT_REQUESTS)
+        Config base = server != null ? server.clientConfig() : plane.adminConfig();
+        Config config = new ConfigBuilder(base).withMaxConcurrentRequests(LAB_CLIENT_REQUESTS)
                 .withMaxConcurrentRequestsPerHost(LAB_CLIENT_REQUESTS).build();
         return open(new KubernetesClientBuilder().withConfig(config).build());
     }

@@ -5,12 +5,15 @@ import io.hami.lab.LabKeys;
 import io.hami.lab.scenario.SchedulerSpec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.bind.BindObserver;
+import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -27,6 +30,10 @@ public final class SchedulerReplicas implements AutoCloseable {
 
     private final Supplier<KubernetesClient> clients;
     private final SchedulerSpec spec;
+    private final Path certFile;
+    private final Path keyFile;
+    private final FilterObserver filterObserver;
+    private final BindObserver bindObserver;
     private final List<Replica> replicas = new ArrayList<>();
     private int started;
 
@@ -34,8 +41,23 @@ public final class SchedulerReplicas implements AutoCloseable {
     }
 
     public SchedulerReplicas(Supplier<KubernetesClient> clients, SchedulerSpec spec) {
+        this(clients, spec, null, null, FilterObserver.NONE, BindObserver.NONE);
+    }
+
+    /**
+     * @param certFile       serving certificate (PEM) of every replica, or null for plain HTTP
+     * @param keyFile        its key, or null
+     * @param filterObserver told of every filter of every replica, besides its metrics and events
+     * @param bindObserver   told of every bind of every replica
+     */
+    public SchedulerReplicas(Supplier<KubernetesClient> clients, SchedulerSpec spec, Path certFile, Path keyFile,
+                             FilterObserver filterObserver, BindObserver bindObserver) {
         this.clients = clients;
         this.spec = spec;
+        this.certFile = certFile;
+        this.keyFile = keyFile;
+        this.filterObserver = filterObserver;
+        this.bindObserver = bindObserver;
     }
 
     public synchronized void start() throws IOException, GeneralSecurityException {
@@ -47,13 +69,14 @@ public final class SchedulerReplicas implements AutoCloseable {
     private void startOne() throws IOException, GeneralSecurityException {
         String identity = "hami-scheduler-" + started++;
         boolean elect = spec.replicas() > 1;
-        var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, LabKeys.SCHEDULER_NAME,
+        var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), certFile, keyFile, LabKeys.SCHEDULER_NAME,
                 new SchedulingPolicy(spec.nodePolicy(), spec.gpuPolicy()), spec.lockTimeout(), DeviceConfig.DEFAULTS,
                 elect ? new LeaderMode.Elect(LEASE_NAMESPACE, LEASE_NAME, identity) : new LeaderMode.Always(), spec.handshakePeriod(),
                 null, "lab");
         KubernetesClient client = clients.get();
         try {
-            replicas.add(new Replica(identity, client, SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC())));
+            replicas.add(new Replica(identity, client, SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC(),
+                    filterObserver, bindObserver)));
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
             client.close();
             throw e;
@@ -62,7 +85,8 @@ public final class SchedulerReplicas implements AutoCloseable {
 
     /** The base URLs of the running replicas, for the extender and webhook clients. */
     public synchronized List<URI> endpoints() {
-        return replicas.stream().map(r -> URI.create("http://127.0.0.1:" + r.app().address().getPort())).toList();
+        String scheme = certFile == null ? "http" : "https";
+        return replicas.stream().map(r -> URI.create(scheme + "://127.0.0.1:" + r.app().address().getPort())).toList();
     }
 
     /** The leader's usage index knows {@code node}. */

@@ -174,7 +174,10 @@ public final class SimulatedKubelet implements AutoCloseable {
         public void onAdd(Pod pod) {
             String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
             String uid = pod.getMetadata().getUid();
-            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            if (pod.getMetadata().getDeletionTimestamp() != null) {
+                devices.release(uid);
+                PodDeletion.confirm(client, pod); // its containers are stopped: the kubelet ends the graceful deletion
+            } else if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
                 devices.release(uid);
             } else if ((phase == null || "Pending".equals(phase)) && !admitted.contains(uid) && queued.add(uid)) {
                 admissions.execute(() -> admit(pod));

@@ -73,6 +73,10 @@ public final class SyntheticKubelet implements AutoCloseable {
     private void admitIfOurs(Pod pod) {
         String node = pod.getSpec().getNodeName();
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        if (node != null && nodes.contains(node) && pod.getMetadata().getDeletionTimestamp() != null) {
+            workers.execute(() -> PodDeletion.confirm(client, pod));
+            return;
+        }
         if (node != null && nodes.contains(node) && (phase == null || phase.equals("Pending"))
                 && admitted.add(pod.getMetadata().getUid())) {
             workers.execute(() -> admit(pod, node));

@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * (100 ms doubling to 1 s), since the node is only busy for the length of one allocation. kube-scheduler's 1-10 s
  * backoff would make a binpacked node take one pod every few seconds and hide everything else a run shows.
  */
-public final class SimulatedScheduler implements AutoCloseable {
+public final class SimulatedScheduler implements AutoCloseable, SchedulingProgress {
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedScheduler.class);
     /** How long the extender's usage index may take to see a change this scheduler's informers saw. */
     static final Duration INDEX_LAG = Duration.ofSeconds(2);

@@ -12,7 +12,9 @@ import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.VendorKeys;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Nodes without plugins: their inventory is written straight into the register annotation each vendor's plugin
@@ -24,9 +26,12 @@ public final class SyntheticNodes {
     }
 
     public static Node of(NodeSpec spec, DeviceBackends backends) {
+        // Ready, with the resources every kubelet reports: kube-scheduler's NodeResourcesFit needs room for pods.
+        var base = Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"), "pods", new Quantity("110"));
         var node = new NodeBuilder().withNewMetadata().withName(spec.name())
                 .addToLabels("kubernetes.io/hostname", spec.name()).endMetadata()
-                .withNewStatus().endStatus().build();
+                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
+                .withCapacity(new HashMap<>(base)).withAllocatable(new HashMap<>(base)).endStatus().build();
         for (DeviceGroup group : spec.group().devices()) {
             DeviceBackend backend = backends.byVendor(group.vendor().keyword()).orElseThrow(
                     () -> new IllegalStateException("no backend for " + group.vendor().keyword() + " on the class path"));

@@ -17,6 +17,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -37,6 +38,8 @@ public final class ClusterObserver implements AutoCloseable {
     private final List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> capacityViolations = Collections.synchronizedSet(new LinkedHashSet<>());
     private volatile long lastChange = System.nanoTime();
+    /** When something last happened that may let an unschedulable pod fit: a pod ended, a node's devices changed. */
+    private volatile long lastFreed = System.nanoTime();
 
     public ClusterObserver(KubernetesClient client, DeviceBackends backends, InvariantChecker checker, int devices) {
         this.backends = backends;
@@ -50,17 +53,55 @@ public final class ClusterObserver implements AutoCloseable {
 
             @Override
             public void onUpdate(Pod before, Pod after) {
-                if (PodState.of(before) != PodState.of(after)) {
+                PodState was = PodState.of(before);
+                PodState is = PodState.of(after);
+                if (was != is) {
                     lastChange = System.nanoTime();
+                    if (ended(is) && !ended(was)) {
+                        lastFreed = lastChange;
+                    }
                 }
             }
 
             @Override
             public void onDelete(Pod pod, boolean unknown) {
                 lastChange = System.nanoTime();
+                if (!ended(PodState.of(pod))) {
+                    lastFreed = lastChange;
+                }
             }
         });
-        this.nodes = client.nodes().inform();
+        List<String> registerKeys = backends.all().stream().flatMap(b -> b.keys().registerKey().stream()).toList();
+        this.nodes = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                lastFreed = System.nanoTime();
+            }
+
+            @Override
+            public void onUpdate(Node before, Node after) {
+                if (!Objects.equals(allocatable(before), allocatable(after))
+                        || registerKeys.stream().anyMatch(k -> !Objects.equals(annotation(before, k), annotation(after, k)))) {
+                    lastFreed = System.nanoTime();
+                }
+            }
+
+            @Override
+            public void onDelete(Node node, boolean unknown) {
+            }
+        });
+    }
+
+    private static boolean ended(PodState s) {
+        return s == PodState.SUCCEEDED || s == PodState.FAILED;
+    }
+
+    private static Object allocatable(Node n) {
+        return n.getStatus() == null ? null : n.getStatus().getAllocatable();
+    }
+
+    private static String annotation(Node n, String key) {
+        return n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(key);
     }
 
     /** Records the cluster as it is now, {@code at} into the run. */
@@ -84,6 +125,14 @@ public final class ClusterObserver implements AutoCloseable {
     /** How long ago a pod last appeared, went away or changed state. */
     public Duration quietFor() {
         return Duration.ofNanos(System.nanoTime() - lastChange);
+    }
+
+    /**
+     * How long ago something last happened that may let an unschedulable pod fit: a pod ended or went away, a node
+     * appeared, or a node's allocatable or device inventory changed.
+     */
+    public Duration sinceFreed() {
+        return Duration.ofNanos(System.nanoTime() - lastFreed);
     }
 
     public List<Pod> pods() {

@@ -25,6 +25,7 @@ public final class ConsoleReport {
     public static void print(RunReport r, PrintStream out) {
         out.println();
         out.println("== " + r.scenario() + ": summary ==");
+        out.println("control plane: " + r.controlPlane());
         out.printf(Locale.ROOT, "pods: %d planned, %d submitted: %d running, %d succeeded, %d failed, %d unschedulable, %d pending,"
                         + " %d allocating; %d rejected by the webhook%s%n", r.planned(),
                 r.states().values().stream().mapToInt(Integer::intValue).sum() + r.rejected().size(),
@@ -39,7 +40,7 @@ public final class ConsoleReport {
         r.rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
         reasons(out, "rejected by the webhook", rejected);
         allocation(out, r.devices());
-        latencies(out, r.latencies());
+        latencies(out, r.latencies(), r.latencySource());
         if (!r.faults().isEmpty()) {
             out.println("faults:");
             for (FaultEvent f : r.faults()) {
@@ -102,8 +103,9 @@ public final class ConsoleReport {
                 e.getValue()[2], e.getValue()[3]));
     }
 
-    private static void latencies(PrintStream out, Map<String, Latencies.Stats> latencies) {
-        out.println("latency       calls      p50       p99       max");
+    private static void latencies(PrintStream out, Map<String, Latencies.Stats> latencies, String source) {
+        out.println("latency       calls      p50       p99       max" + (RunReport.SIMULATED_LATENCIES.equals(source) ? ""
+                : "   (filter, bind: inside the extender, as kube-scheduler called it; allocate: the kubelets)"));
         latencies.forEach((op, s) -> out.printf(Locale.ROOT, "  %-10s %7d %9s %9s %9s%n", op, s.count(),
                 Format.latency(s.quantile(0.5)), Format.latency(s.quantile(0.99)), Format.latency(s.max())));
     }

@@ -66,7 +66,7 @@ public final class HtmlReport {
         cards(h, r);
         invariants(h, r.invariants());
         pods(h, r);
-        latency(h, r.latencies());
+        latency(h, r.latencies(), r.latencySource());
         allocation(h, r);
         reasons(h, r);
         h.append("</main></body></html>\n");
@@ -81,6 +81,7 @@ public final class HtmlReport {
         h.append(String.join(", ", r.nodes().entrySet().stream().filter(e -> e.getValue() > 0)
                 .map(e -> e.getValue() + " " + e.getKey()).toList()));
         h.append(" · ").append(r.devices().size()).append(" devices</p>");
+        h.append("<p class=\"meta\">control plane: ").append(esc(r.controlPlane())).append("</p>");
         if (!r.description().isEmpty()) {
             h.append("<p class=\"desc\">").append(esc(r.description())).append("</p>");
         }
@@ -147,11 +148,8 @@ public final class HtmlReport {
         h.append("</div>");
     }
 
-    private static void latency(StringBuilder h, Map<String, Latencies.Stats> latencies) {
-        h.append("<h2>Latency</h2><p class=\"meta\">Measured by the simulated kube-scheduler around its HTTP calls to the "
-                + "extender (bind: the binds that bound their pod; bind refused: those the extender turned down, for example "
-                + "for node-lock contention), and by the simulated kubelets around their Allocate calls that granted "
-                + "devices.</p>");
+    private static void latency(StringBuilder h, Map<String, Latencies.Stats> latencies, String source) {
+        h.append("<h2>Latency</h2><p class=\"meta\">").append(esc(source)).append("</p>");
         h.append("<div class=\"row\">");
         for (String op : List.of(Latencies.FILTER, Latencies.BIND, Latencies.ALLOCATE)) {
             Latencies.Stats s = latencies.get(op);

@@ -1,0 +1,19 @@
+package io.hami.lab.kubescheduler;
+
+/** What the run needs to know of the kube-scheduler: whether it still has work, and what its binds did. */
+public interface SchedulingProgress {
+    /** Pods the kube-scheduler still has in hand (queued, in an attempt, or due for another look). */
+    int busy();
+
+    /** Pods bound so far. */
+    int bound();
+
+    /** {@link System#nanoTime()} of the last successful bind, or 0. */
+    long lastBindNanos();
+
+    /** Binds refused because another pod held the node lock (each was retried). */
+    int contentions();
+
+    /** Binds the extender refused or could not finish for another reason (each was retried). */
+    int bindFailures();
+}

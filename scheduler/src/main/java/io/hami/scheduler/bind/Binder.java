@@ -154,6 +154,12 @@ public final class Binder {
                 return fail(pod, node, f.message(), start);
             }
             case LockOutcome.Acquired a -> {
+                if (a.reentered()) {
+                    BindingResult earlier = completeEarlierDecision(ns, name, node, start);
+                    if (earlier != null) {
+                        return earlier;
+                    }
+                }
             }
         }
         if (!quotas.limits(ns)) {
@@ -164,6 +170,42 @@ public final class Binder {
         synchronized (quotaLocks.computeIfAbsent(ns, k -> new Object())) {
             return decideAndBind(pod, request, node, start);
         }
+    }
+
+    /**
+     * The pod already holds this node's lock: an earlier bind of it (on this replica or another, one that kube-scheduler
+     * gave up on or whose replica stopped mid-bind) took it and may have written its decision, which the node's
+     * plugin may already be serving. Deciding again would overwrite the devices the kubelet is being given, so an
+     * earlier decision for this node is completed as it stands.
+     *
+     * @return the answer, or null when there is no earlier decision to complete
+     */
+    private BindingResult completeEarlierDecision(String ns, String name, String node, long start) {
+        Pod now;
+        try {
+            now = client.pods().inNamespace(ns).withName(name).get();
+        } catch (KubernetesClientException e) {
+            return fail(null, node, "read pod " + ns + "/" + name + ": " + e.getMessage(), start);
+        }
+        if (now == null) {
+            return fail(null, node, "pod " + ns + "/" + name + " not found", start);
+        }
+        if (now.getSpec() != null && node.equals(now.getSpec().getNodeName())) {
+            return BindingResult.OK;
+        }
+        var a = annotations(now);
+        if (!ProtocolKeys.PHASE_ALLOCATING.equals(a.get(ProtocolKeys.BIND_PHASE)) || !node.equals(a.get(ProtocolKeys.VGPU_NODE))) {
+            return null; // no live decision for this node (none yet, or marked failed): decide as usual
+        }
+        try {
+            postBinding(now, node);
+        } catch (KubernetesClientException e) {
+            if (!boundTo(ns, name, node)) {
+                return fail(now, node, "bind " + ns + "/" + name + " to " + node + ": " + e.getMessage(), start);
+            }
+        }
+        observer.bound(now, node, since(start));
+        return BindingResult.OK;
     }
 
     /** Under the node lock: fit again, write the decision, reserve it, bind; any failure undoes and releases. */

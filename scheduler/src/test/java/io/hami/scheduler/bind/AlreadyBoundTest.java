@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.kube.lock.LockOutcome;
+import io.hami.kube.lock.LockOutcome;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.annotation.ProtocolKeys;
@@ -117,6 +118,45 @@ class AlreadyBoundTest {
                     .containsEntry(ProtocolKeys.VGPU_NODE, "n1");
             assertThat(client.nodes().withName("n2").get().getMetadata().getAnnotations())
                     .as("n2's lock was never taken").doesNotContainKey(ProtocolKeys.NODE_LOCK);
+        }
+    }
+
+    /**
+     * A bind of a pod whose earlier bind (another replica's, stopped mid-bind during a leader failover) took the node
+     * lock and wrote its decision but had not posted the binding: the decision may already be served to the kubelet,
+     * so it is completed as it stands, never replaced (seen as a grants violation in the lab's faults scenario).
+     */
+    @Test
+    void anEarlierDecisionUnderTheSameLockIsCompletedNotReplaced() {
+        try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient client = server.newClient()) {
+            var index = new UsageIndex();
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build()).create();
+            index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(
+                    new DeviceInfo("GPU-0", 0, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true),
+                    new DeviceInfo("GPU-1", 1, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true))), Map.of());
+            client.pods().inNamespace("ns").resource(new PodBuilder().withNewMetadata().withNamespace("ns").withName("a").endMetadata()
+                    .withNewSpec().addNewContainer().withName("c").withImage("cuda").withNewResources()
+                    .addToLimits("nvidia.com/gpu", new Quantity("1")).addToLimits("nvidia.com/gpumem", new Quantity("1000"))
+                    .endResources().endContainer().endSpec().build()).create();
+            var clock = Clock.systemUTC();
+            var locks = new NodeLockClient(client, Duration.ofMinutes(5), clock);
+            // The earlier bind: lock taken, decision written (without a bind-time: a new decision would add one).
+            assertThat(locks.acquire("n1", "ns", "a")).isInstanceOf(LockOutcome.Acquired.class);
+            String decision = "GPU-1,NVIDIA,1000,0:;";
+            client.pods().inNamespace("ns").withName("a").edit(p -> new PodBuilder(p).editMetadata()
+                    .addToAnnotations(ProtocolKeys.VGPU_NODE, "n1").addToAnnotations(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING)
+                    .addToAnnotations("hami.io/vgpu-devices-to-allocate", decision)
+                    .addToAnnotations("hami.io/vgpu-devices-allocated", decision).endMetadata().build());
+            Pod before = client.pods().inNamespace("ns").withName("a").get();
+            var binder = new Binder(client, locks, index, new QuotaBook(BACKENDS, index), BACKENDS,
+                    new SchedulingPolicy("binpack", "binpack"), () -> true, clock, BindObserver.NONE,
+                    new AbandonedDecisions(client, (task, delay) -> { }, List.of()));
+
+            assertThat(binder.bind(new BindingArgs("a", "ns", "", "n1")).ok()).isTrue();
+
+            Pod now = client.pods().inNamespace("ns").withName("a").get();
+            assertThat(now.getSpec().getNodeName()).isEqualTo("n1");
+            assertThat(now.getMetadata().getAnnotations()).isEqualTo(before.getMetadata().getAnnotations());
         }
     }
 }

@@ -10,6 +10,7 @@ import io.hami.protocol.health.HealthMemory;
 import io.hami.protocol.health.HealthVerdict;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.spi.Discovery;
 import io.hami.scheduler.cluster.NodeInventory;
 import java.time.Clock;
 import java.util.HashMap;
@@ -59,7 +60,8 @@ public final class HandshakeLoop {
             String name = cached.getMetadata().getName();
             var verdicts = verdicts(cached, now);
             Node node = cached;
-            if (verdicts.values().stream().anyMatch(v -> v.handshakeToWrite().isPresent() || !v.healthy())) {
+            if (verdicts.values().stream().anyMatch(v -> v.handshakeToWrite().isPresent() || !v.healthy())
+                    || !staleHandshakes(cached).isEmpty()) {
                 // About to write: decide on the node as it is now, not as the informer last saw it (as upstream does).
                 try {
                     node = client.nodes().withName(name).get();
@@ -72,9 +74,16 @@ public final class HandshakeLoop {
                 }
                 verdicts = verdicts(node, now);
             }
+            var stale = staleHandshakes(node);
+            if (!stale.isEmpty()) {
+                patchNode(name, stale);
+            }
             boolean changed = false;
             for (DeviceBackend b : backends.all()) {
                 HealthVerdict v = verdicts.get(b.vendor());
+                if (v == null) {
+                    continue;
+                }
                 memory.put(name + "/" + b.vendor(), v.memory());
                 var patch = new HashMap<String, String>();
                 v.handshakeToWrite().ifPresent(value -> b.keys().handshakeKey().ifPresent(k -> patch.put(k, value)));
@@ -98,12 +107,33 @@ public final class HandshakeLoop {
         }
     }
 
-    /** Every vendor's verdict on {@code node}, without remembering anything yet. */
+    /**
+     * The verdict of every vendor that registered devices on {@code node}, without remembering anything yet. A vendor
+     * the node lacks gets no handshake (D3): asking it would be a node write every round, answered by nobody.
+     */
     private Map<String, HealthVerdict> verdicts(Node node, java.time.Instant now) {
         var out = new HashMap<String, HealthVerdict>();
         String name = node.getMetadata().getName();
         for (DeviceBackend b : backends.all()) {
-            out.put(b.vendor(), b.checkHealth(node, now, memory.getOrDefault(name + "/" + b.vendor(), HealthMemory.NONE)));
+            if (b.discover(node) instanceof Discovery.Found) {
+                out.put(b.vendor(), b.checkHealth(node, now, memory.getOrDefault(name + "/" + b.vendor(), HealthMemory.NONE)));
+            } else {
+                memory.remove(name + "/" + b.vendor());
+            }
+        }
+        return out;
+    }
+
+    /** Handshake keys of vendors with no devices on {@code node}, to delete (D3: removing devices deletes them). */
+    private Map<String, String> staleHandshakes(Node node) {
+        var annotations = node.getMetadata().getAnnotations();
+        var out = new HashMap<String, String>();
+        if (annotations == null) {
+            return out;
+        }
+        for (DeviceBackend b : backends.all()) {
+            b.keys().handshakeKey().filter(annotations::containsKey)
+                    .filter(k -> !(b.discover(node) instanceof Discovery.Found)).ifPresent(k -> out.put(k, null));
         }
         return out;
     }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.codec.LegacyRegisterCodec;
+import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
@@ -77,6 +78,53 @@ class HandshakeLoopTest {
                 assertThat(handshake(client)).startsWith("Requesting_");
             }
         }
+    }
+
+    /** D3: a vendor's handshake runs only where it registered devices; nodes without it are never written for it. */
+    @Test
+    void aVendorsHandshakeNeverTouchesNodesWithoutThatVendor() throws Exception {
+        try (var server = EmbeddedApiServer.start(); var client = server.newClient()) {
+            var gpu = new DeviceInfo("GPU-1", 0, 10, 16000, 100, "NVIDIA-A100", 0, "hami-core", true);
+            var hcu = new DeviceInfo("HCU-1", 0, 10, 16000, 100, "HCU-Z100", 0, "hami-core", true);
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("nvidia-only")
+                    .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpu)))
+                    // left behind by an HCU plugin that is gone: deleted once, then never written again
+                    .addToAnnotations("hami.io/node-handshake-hcu", "Reported_2026-08-01 05:00:00").endMetadata()
+                    .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("10")).endStatus().build()).create();
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("hcu-only")
+                    .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcu))).endMetadata()
+                    .withNewStatus().addToAllocatable("hygon.com/hcunum", new Quantity("10")).endStatus().build()).create();
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("mlu-only").endMetadata().withNewStatus()
+                    .addToCapacity("cambricon.com/mlu.smlu.vcore", new Quantity("100"))
+                    .addToCapacity("cambricon.com/mlu.smlu.vmemory", new Quantity("96")).endStatus().build()).create();
+            try (var app = SchedulerApp.start(client, SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5)),
+                    new PrometheusRegistry(), clock)) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> app.index().nodeNames().size() == 3);
+                app.handshake().round();
+                await().atMost(Duration.ofSeconds(15)).until(() -> annotation(client, "nvidia-only", "hami.io/node-handshake-hcu") == null
+                        && annotation(client, "hcu-only", "hami.io/node-handshake-hcu") != null);
+                String nvidiaVersion = client.nodes().withName("nvidia-only").get().getMetadata().getResourceVersion();
+                String mluVersion = client.nodes().withName("mlu-only").get().getMetadata().getResourceVersion();
+                String hcuOnlyNvidiaKey = annotation(client, "hcu-only", "hami.io/node-handshake");
+                for (int round = 0; round < 3; round++) { // 45 s: the pending NVIDIA request does not expire yet
+                    now.set(now.get().plusSeconds(15));
+                    app.handshake().round();
+                }
+                // The NVIDIA handshake is still pending (nobody answers it here), so the NVIDIA node is not rewritten either.
+                assertThat(client.nodes().withName("nvidia-only").get().getMetadata().getAnnotations())
+                        .doesNotContainKey("hami.io/node-handshake-hcu").containsKey("hami.io/node-handshake");
+                assertThat(client.nodes().withName("nvidia-only").get().getMetadata().getResourceVersion()).isEqualTo(nvidiaVersion);
+                assertThat(client.nodes().withName("mlu-only").get().getMetadata().getResourceVersion())
+                        .as("no vendor of the MLU node has a handshake: never written").isEqualTo(mluVersion);
+                assertThat(hcuOnlyNvidiaKey).as("no NVIDIA handshake on an HCU-only node").isNull();
+                assertThat(annotation(client, "hcu-only", "hami.io/node-handshake")).isNull();
+            }
+        }
+    }
+
+    static String annotation(io.fabric8.kubernetes.client.KubernetesClient client, String node, String key) {
+        var a = client.nodes().withName(node).get().getMetadata().getAnnotations();
+        return a == null ? null : a.get(key);
     }
 
     static int hcuDevices(SchedulerApp app) {

@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
@@ -58,7 +59,7 @@ public final class Binder {
     private final AbandonedDecisions abandoned;
     private final QuotaBook quotas;
     /** Pods ({@code namespace/name}) with a bind in progress on this replica. */
-    private final java.util.Set<String> inProgress = ConcurrentHashMap.newKeySet();
+    private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** One monitor per namespace with a quota: its binds are checked and reserved one at a time. */
     private final ConcurrentHashMap<String, Object> quotaLocks = new ConcurrentHashMap<>();
 

@@ -61,7 +61,7 @@ public final class HandshakeLoop {
             var verdicts = verdicts(cached, now);
             Node node = cached;
             if (verdicts.values().stream().anyMatch(v -> v.handshakeToWrite().isPresent() || !v.healthy())
-                    || !staleHandshakes(cached).isEmpty()) {
+                    || !staleHandshakes(cached, verdicts).isEmpty()) {
                 // About to write: decide on the node as it is now, not as the informer last saw it (as upstream does).
                 try {
                     node = client.nodes().withName(name).get();
@@ -74,7 +74,7 @@ public final class HandshakeLoop {
                 }
                 verdicts = verdicts(node, now);
             }
-            var stale = staleHandshakes(node);
+            var stale = staleHandshakes(node, verdicts);
             if (!stale.isEmpty()) {
                 patchNode(name, stale);
             }
@@ -124,16 +124,17 @@ public final class HandshakeLoop {
         return out;
     }
 
-    /** Handshake keys of vendors with no devices on {@code node}, to delete (D3: removing devices deletes them). */
-    private Map<String, String> staleHandshakes(Node node) {
+    /** Handshake keys of vendors with no devices on {@code node} (no verdict), to delete: D3, removing devices deletes them. */
+    private Map<String, String> staleHandshakes(Node node, Map<String, HealthVerdict> verdicts) {
         var annotations = node.getMetadata().getAnnotations();
         var out = new HashMap<String, String>();
         if (annotations == null) {
             return out;
         }
         for (DeviceBackend b : backends.all()) {
-            b.keys().handshakeKey().filter(annotations::containsKey)
-                    .filter(k -> !(b.discover(node) instanceof Discovery.Found)).ifPresent(k -> out.put(k, null));
+            if (!verdicts.containsKey(b.vendor())) {
+                b.keys().handshakeKey().filter(annotations::containsKey).ifPresent(k -> out.put(k, null));
+            }
         }
         return out;
     }

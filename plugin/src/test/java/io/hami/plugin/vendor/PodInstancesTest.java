@@ -3,6 +3,8 @@ package io.hami.plugin.vendor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,11 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,8 +78,9 @@ class PodInstancesTest {
         assertThat(instances.take("uid-a")).containsExactly(1);
     }
 
-    @Property(tries = 200)
-    void anyBytesOpenWithoutThrowing(@ForAll byte[] bytes) throws IOException {
+    @FuzzTest
+    void anyBytesOpenWithoutThrowing(FuzzedDataProvider data) throws IOException {
+        byte[] bytes = data.consumeRemainingAsBytes();
         Path file = Files.createTempFile("instances", "");
         try {
             Files.write(file, bytes);
@@ -92,9 +90,10 @@ class PodInstancesTest {
         }
     }
 
-    @Property(tries = 200)
-    void wellFormedLinesAreKeptAmongNoise(@ForAll("entries") List<Map.Entry<String, Integer>> entries,
-                                         @ForAll("noise") List<String> noise) throws IOException {
+    @FuzzTest
+    void wellFormedLinesAreKeptAmongNoise(FuzzedDataProvider data) throws IOException {
+        List<Map.Entry<String, Integer>> entries = entries(data);
+        List<String> noise = noise(data);
         var text = new StringBuilder();
         Map<String, List<Integer>> expected = new TreeMap<>();
         for (int i = 0; i < Math.max(entries.size(), noise.size()); i++) {
@@ -118,16 +117,31 @@ class PodInstancesTest {
         }
     }
 
-    @Provide
-    Arbitrary<List<Map.Entry<String, Integer>>> entries() {
-        Arbitrary<String> uid = Arbitraries.strings().withChars("abcdef0123456789-").ofMinLength(1).ofMaxLength(36);
-        return Arbitraries.entries(uid, Arbitraries.integers().between(0, 999_999_999)).list().ofMaxSize(20);
+    private static final char[] UID_CHARS = "abcdef0123456789-".toCharArray();
+
+    private static List<Map.Entry<String, Integer>> entries(FuzzedDataProvider data) {
+        int size = data.consumeInt(0, 20);
+        List<Map.Entry<String, Integer>> out = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            int length = data.consumeInt(1, 36);
+            var uid = new StringBuilder(length);
+            for (int k = 0; k < length; k++) {
+                uid.append(data.pickValue(UID_CHARS));
+            }
+            out.add(Map.entry(uid.toString(), data.consumeInt(0, 999_999_999)));
+        }
+        return out;
     }
 
     /** Lines that can never be an entry: each holds a character no UID or id may hold. */
-    @Provide
-    Arbitrary<List<String>> noise() {
-        return Arbitraries.strings().ofMaxLength(60).filter(s -> s.indexOf('\n') < 0 && s.indexOf('\r') < 0)
-                .map(s -> s + "!").list().ofMaxSize(20);
+    private static List<String> noise(FuzzedDataProvider data) {
+        int size = data.consumeInt(0, 20);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            // no line breaks inside a line
+            String s = data.consumeString(60).replace("\n", "").replace("\r", "");
+            out.add(s + "!");
+        }
+        return out;
     }
 }

@@ -2,6 +2,8 @@ package io.hami.scheduler.usage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hami.protocol.config.DeviceConfig;
@@ -13,9 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class UsageIndexTest {
@@ -96,8 +95,10 @@ class UsageIndexTest {
      * Model check: after any sequence of pod writes, moves and deletes, every device's usage equals the sum
      * recomputed from scratch over the pods' last recorded state.
      */
-    @Property(tries = 200)
-    void incrementalUsageEqualsARecomputationFromScratch(@ForAll long seed, @ForAll @IntRange(min = 1, max = 60) int steps) {
+    @FuzzTest
+    void incrementalUsageEqualsARecomputationFromScratch(FuzzedDataProvider data) {
+        long seed = data.consumeLong();
+        int steps = data.consumeInt(1, 60);
         var index = indexWithTwoNodes();
         var model = new HashMap<String, PodUsage>();
         var rnd = new Random(seed);

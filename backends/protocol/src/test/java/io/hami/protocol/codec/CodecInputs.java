@@ -1,0 +1,198 @@
+package io.hami.protocol.codec;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.device.PodDevices;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+
+/**
+ * Input builders for the protocol model, drawing every choice from a Jazzer {@link FuzzedDataProvider};
+ * shared with the vendor modules through the protocol test-jar. Text builders produce valid Unicode (no
+ * lone surrogates) with a bias towards the characters the encodings treat specially: separators, quotes,
+ * backslashes, control characters, {@code < > &}, U+2028/U+2029 and supplementary code points.
+ *
+ * <p>Every method is total: once the provider runs out of bytes it answers with minimum values, so the
+ * builders still return valid (small) values.
+ */
+public final class CodecInputs {
+    private CodecInputs() {
+    }
+
+    /** Code points the wire formats treat specially, offered often. */
+    private static final int[] SPECIAL = {
+        ',', ':', ';', '"', '\\', '/', '<', '>', '&', '\'', ' ', '\t', '\n', '\r', '\b', '\f', 0, 0x1f, 0x7f,
+        0x80, 0xa0, 0xad, 0x2028, 0x2029, 0xfeff, 0xfffd, 0xffff, 0x1f600, 0x10ffff, '[', ']', '{', '}', '_',
+        '-', '+', '0', '9', 'T', 'Z'
+    };
+
+    /** Picks an index {@code i} with probability {@code weights[i] / sum(weights)}. */
+    private static int weighted(FuzzedDataProvider data, int... weights) {
+        int total = 0;
+        for (int w : weights) {
+            total += w;
+        }
+        int r = data.consumeInt(0, total - 1);
+        for (int i = 0; i < weights.length; i++) {
+            r -= weights[i];
+            if (r < 0) {
+                return i;
+            }
+        }
+        return weights.length - 1;
+    }
+
+    /** One code point, never a surrogate, drawn with a bias towards {@link #SPECIAL} and ASCII. */
+    public static int codePoints(FuzzedDataProvider data) {
+        return switch (weighted(data, 4, 2, 1, 1, 1, 1)) {
+            case 0 -> data.consumeInt(0x20, 0x7e);
+            case 1 -> data.pickValue(SPECIAL);
+            case 2 -> data.consumeInt(0, 0x1f);
+            case 3 -> data.consumeInt(0x80, 0xd7ff);
+            case 4 -> data.consumeInt(0xe000, 0xffff);
+            default -> data.consumeInt(0x10000, 0x10ffff);
+        };
+    }
+
+    /**
+     * Valid Unicode text of {@code min..max} code points whose code points all pass {@code allowed}. A code
+     * point that fails {@code allowed} is replaced by {@code 'a'} when it fails, so the text always has the
+     * requested length ({@code 'a'} must pass {@code allowed}).
+     */
+    public static String text(FuzzedDataProvider data, int min, int max, IntPredicate allowed) {
+        int n = data.consumeInt(min, max);
+        var b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            int cp = codePoints(data);
+            b.appendCodePoint(allowed.test(cp) ? cp : 'a');
+        }
+        return b.toString();
+    }
+
+    /** Any valid Unicode text, possibly empty (JSON strings can hold it all). */
+    public static String anyText(FuzzedDataProvider data) {
+        return text(data, 0, 24, cp -> true);
+    }
+
+    /** Text the colon form can carry: no {@code ,} and no {@code :}. */
+    public static String colonText(FuzzedDataProvider data) {
+        return text(data, 0, 24, cp -> cp != ',' && cp != ':');
+    }
+
+    /** Text a pod device string can carry as uuid or type: non-empty, no {@code , : ;}. */
+    public static String podText(FuzzedDataProvider data) {
+        return text(data, 1, 24, cp -> cp != ',' && cp != ':' && cp != ';');
+    }
+
+    /** 32-bit ints with zero, small values and the extremes all frequent. */
+    public static int int32(FuzzedDataProvider data) {
+        return switch (weighted(data, 3, 4, 2, 1)) {
+            case 0 -> 0;
+            case 1 -> data.consumeInt(-128, 100_000);
+            case 2 -> data.consumeInt();
+            default -> data.pickValue(new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, -1, 1});
+        };
+    }
+
+    /** Device indexes: never negative. */
+    public static int indexes(FuzzedDataProvider data) {
+        return switch (weighted(data, 3, 4, 2)) {
+            case 0 -> 0;
+            case 1 -> data.consumeInt(0, 64);
+            // consumeInt(0, Integer.MAX_VALUE) can answer negative values (Jazzer range overflow); mask instead
+            default -> data.consumeInt() & Integer.MAX_VALUE;
+        };
+    }
+
+    /** A device whose id, type and mode come from {@code text}. */
+    public static DeviceInfo devices(FuzzedDataProvider data, Function<FuzzedDataProvider, String> text) {
+        int index = indexes(data);
+        int count = int32(data);
+        int devmem = int32(data);
+        int devcore = int32(data);
+        int numa = int32(data);
+        String id = text.apply(data);
+        String type = text.apply(data);
+        String mode = text.apply(data);
+        boolean health = data.consumeBoolean();
+        return new DeviceInfo(id, index, count, devmem, devcore, type, numa, mode, health);
+    }
+
+    /** Device lists of up to {@code maxSize} with distinct indexes (so "sorted by index" has exactly one answer). */
+    public static List<DeviceInfo> deviceLists(FuzzedDataProvider data, Function<FuzzedDataProvider, String> text,
+            int maxSize) {
+        int n = data.consumeInt(0, maxSize);
+        var seen = new HashSet<Integer>();
+        var out = new ArrayList<DeviceInfo>();
+        for (int i = 0; i < n; i++) {
+            DeviceInfo d = devices(data, text);
+            if (seen.add(d.index())) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    public static ContainerDevice containerDevices(FuzzedDataProvider data) {
+        String uuid = podText(data);
+        String type = podText(data);
+        int usedmem = int32(data);
+        int usedcores = int32(data);
+        return new ContainerDevice(uuid, type, usedmem, usedcores);
+    }
+
+    /** Pods of up to 6 containers, each with up to 4 devices (often none). */
+    public static PodDevices podDevices(FuzzedDataProvider data) {
+        int containers = data.consumeInt(0, 6);
+        var pod = new ArrayList<List<ContainerDevice>>();
+        for (int c = 0; c < containers; c++) {
+            if (weighted(data, 1, 3) == 0) {
+                pod.add(List.of());
+            } else {
+                int n = data.consumeInt(1, 4);
+                var devices = new ArrayList<ContainerDevice>();
+                for (int i = 0; i < n; i++) {
+                    devices.add(containerDevices(data));
+                }
+                pod.add(List.copyOf(devices));
+            }
+        }
+        return new PodDevices(List.copyOf(pod));
+    }
+
+    /** Times with whole seconds in years 0000..9999, the range of a 4-digit year. */
+    public static LocalDateTime wholeSecondTimes(FuzzedDataProvider data) {
+        long min = LocalDateTime.of(0, 1, 1, 0, 0, 0).toEpochSecond(ZoneOffset.UTC);
+        long max = LocalDateTime.of(9999, 12, 31, 23, 59, 59).toEpochSecond(ZoneOffset.UTC);
+        long nearMin = LocalDateTime.of(2000, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
+        long nearMax = LocalDateTime.of(2100, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
+        long s = weighted(data, 3, 1) == 0 ? data.consumeLong(nearMin, nearMax) : data.consumeLong(min, max);
+        return LocalDateTime.ofEpochSecond(s, 0, ZoneOffset.UTC);
+    }
+
+    public static OffsetDateTime utcTimes(FuzzedDataProvider data) {
+        return wholeSecondTimes(data).atOffset(ZoneOffset.UTC);
+    }
+
+    private static final char[] LOCK_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-.".toCharArray();
+
+    /** Kubernetes-like names: what a lock holder's namespace and name can be (no comma). */
+    public static String lockNames(FuzzedDataProvider data) {
+        if (weighted(data, 3, 1) == 0) {
+            int n = data.consumeInt(1, 63);
+            var b = new StringBuilder(n);
+            for (int i = 0; i < n; i++) {
+                b.append(data.pickValue(LOCK_NAME_CHARS));
+            }
+            return b.toString();
+        }
+        return text(data, 1, 20, cp -> cp != ',');
+    }
+}

@@ -1,0 +1,229 @@
+package io.hami.protocol.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.hami.protocol.device.DeviceInfo;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The NVIDIA register value (D2, reference §2.2): JSON byte-compatible with Go's encoding/json. */
+class NvidiaRegisterCodecFuzzTest {
+
+    private static List<DeviceInfo> lists(FuzzedDataProvider data) {
+        return CodecInputs.deviceLists(data, CodecInputs::anyText, 6);
+    }
+
+    private static List<DeviceInfo> sortedByIndex(List<DeviceInfo> devices) {
+        return devices.stream().sorted(Comparator.comparingInt(DeviceInfo::index)).toList();
+    }
+
+    @FuzzTest
+    void decodeOfEncodeGivesTheDevicesSortedByIndex(FuzzedDataProvider data) throws Exception {
+        List<DeviceInfo> devices = lists(data);
+        assertThat(NvidiaRegisterCodec.decode(NvidiaRegisterCodec.encode(devices))).isEqualTo(sortedByIndex(devices));
+    }
+
+    @FuzzTest
+    void encodeIsWhatGoMarshalWrites(FuzzedDataProvider data) {
+        List<DeviceInfo> devices = lists(data);
+        assertThat(NvidiaRegisterCodec.encode(devices)).isEqualTo(GoJsonOracle.marshal(sortedByIndex(devices)));
+    }
+
+    @FuzzTest
+    void canonicalValuesReencodeByteForByte(FuzzedDataProvider data) throws Exception {
+        List<DeviceInfo> devices = lists(data);
+        String canonical = GoJsonOracle.marshal(sortedByIndex(devices));
+        assertThat(NvidiaRegisterCodec.encode(NvidiaRegisterCodec.decode(canonical))).isEqualTo(canonical);
+    }
+
+    @FuzzTest
+    void anythingGoReadsTheSameWayDecodesTheSame(FuzzedDataProvider data) throws Exception {
+        List<DeviceInfo> devices = lists(data);
+        long seed = data.consumeLong();
+        String noisy = GoJsonOracle.noisy(devices, new Random(seed));
+        assertThat(NvidiaRegisterCodec.decode(noisy)).as(noisy).isEqualTo(devices);
+    }
+
+    @FuzzTest
+    void encodingDoesNotDependOnInputOrder(FuzzedDataProvider data) {
+        List<DeviceInfo> devices = lists(data);
+        long seed = data.consumeLong();
+        var shuffled = new java.util.ArrayList<>(devices);
+        java.util.Collections.shuffle(shuffled, new Random(seed));
+        assertThat(NvidiaRegisterCodec.encode(shuffled)).isEqualTo(NvidiaRegisterCodec.encode(devices));
+    }
+
+    // ---- Go specifics, from Go's documented behaviour -------------------------------------------
+
+    private static DeviceInfo only(String id) {
+        return new DeviceInfo(id, 0, 0, 0, 0, "", 0, "", false);
+    }
+
+    @Test
+    void allZeroDeviceIsAnEmptyObject() {
+        assertThat(NvidiaRegisterCodec.encode(List.of(only("")))).isEqualTo("[{}]");
+    }
+
+    @Test
+    void keysAreWrittenInGoFieldOrder() {
+        var d = new DeviceInfo("i", 1, 2, 3, 4, "t", 5, "m", true);
+        assertThat(NvidiaRegisterCodec.encode(List.of(d))).isEqualTo(
+                "[{\"id\":\"i\",\"index\":1,\"count\":2,\"devmem\":3,\"devcore\":4,\"type\":\"t\",\"numa\":5,\"mode\":\"m\",\"health\":true}]");
+    }
+
+    @Test
+    void negativeNumbersAreNotZeroAndAreWritten() {
+        var d = new DeviceInfo("", 0, -1, Integer.MIN_VALUE, -3, "", -1, "", false);
+        assertThat(NvidiaRegisterCodec.encode(List.of(d)))
+                .isEqualTo("[{\"count\":-1,\"devmem\":-2147483648,\"devcore\":-3,\"numa\":-1}]");
+    }
+
+    @Test
+    void htmlAndLineSeparatorsAreEscaped() {
+        assertThat(NvidiaRegisterCodec.encode(List.of(only("<>&\u2028\u2029"))))
+                .isEqualTo("[{\"id\":\"\\u003c\\u003e\\u0026\\u2028\\u2029\"}]");
+    }
+
+    @Test
+    void controlCharactersAreEscapedLikeGo() {
+        assertThat(NvidiaRegisterCodec.encode(List.of(only("\n\r\t\b\f\u0000\u0001\u001f\u007f\"\\/"))))
+                .isEqualTo("[{\"id\":\"\\n\\r\\t\\b\\f\\u0000\\u0001\\u001f\u007f\\\"\\\\/\"}]");
+    }
+
+    @Test
+    void nonAsciiIsWrittenRaw() {
+        assertThat(NvidiaRegisterCodec.encode(List.of(only("é漢\uD83D\uDE00\u00a0"))))
+                .isEqualTo("[{\"id\":\"é漢\uD83D\uDE00\u00a0\"}]");
+    }
+
+    @Test
+    void loneSurrogatesAreWrittenAsReplacementCharacter() {
+        // Go writes invalid UTF-8 as U+FFFD.
+        assertThat(NvidiaRegisterCodec.encode(List.of(only("a\uD800b\uDC00"))))
+                .isEqualTo("[{\"id\":\"a\uFFFDb\uFFFD\"}]");
+    }
+
+    @Test
+    void escapedLoneSurrogatesReadAsReplacementCharacter() throws Exception {
+        // Go's decoder turns a \\u escape of a lone surrogate into U+FFFD.
+        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"a\\ud800b\\udc00\"}]")).containsExactly(only("a\uFFFDb\uFFFD"));
+        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"\\ud83d\\ude00\"}]")).containsExactly(only("\uD83D\uDE00"));
+    }
+
+    @Test
+    void keysMatchCaseInsensitively() throws Exception {
+        assertThat(NvidiaRegisterCodec.decode(
+                "[{\"ID\":\"GPU-1\",\"Index\":2,\"COUNT\":3,\"DevMem\":4,\"devCore\":5,\"TYPE\":\"t\",\"NUMA\":6,\"Mode\":\"m\",\"Health\":true}]"))
+                .containsExactly(new DeviceInfo("GPU-1", 2, 3, 4, 5, "t", 6, "m", true));
+    }
+
+    @Test
+    void keyFoldingIsGoSimpleUpperCase() throws Exception {
+        // Go folds a non-ASCII rune with unicode.ToUpper: dotless i (U+0131) becomes 'I', so "ıd" is "id";
+        // dotted capital I (U+0130) stays itself, so "İd" is an unknown key.
+        assertThat(NvidiaRegisterCodec.decode("[{\"\u0131d\":\"a\"}]")).containsExactly(only("a"));
+        assertThat(NvidiaRegisterCodec.decode("[{\"\u0130d\":\"a\"}]")).containsExactly(only(""));
+    }
+
+    @Test
+    void lastDuplicateKeyWins() throws Exception {
+        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"a\",\"ID\":\"b\"}]")).containsExactly(only("b"));
+        assertThat(NvidiaRegisterCodec.decode("[{\"ID\":\"b\",\"id\":\"a\"}]")).containsExactly(only("a"));
+    }
+
+    @Test
+    void unknownKeysAreIgnored() throws Exception {
+        assertThat(NvidiaRegisterCodec.decode(
+                "[{\"id\":\"a\",\"migProfiles\":[{\"name\":\"1g.5gb\",\"placements\":[{\"start\":6,\"size\":1}]}],"
+                        + "\"instanceCount\":3,\"devicevendor\":\"NVIDIA\",\"custominfo\":{\"k\":[1,2.5,null]}}]"))
+                .containsExactly(only("a"));
+    }
+
+    @Test
+    void nullMembersLeaveZeroValues() throws Exception {
+        assertThat(NvidiaRegisterCodec.decode(
+                "[{\"id\":null,\"index\":null,\"count\":null,\"devmem\":null,\"devcore\":null,\"type\":null,\"numa\":null,\"mode\":null,\"health\":null}]"))
+                .containsExactly(only(""));
+    }
+
+    @Test
+    void whitespaceAroundTheValueIsAllowed() throws Exception {
+        assertThat(NvidiaRegisterCodec.decode(" \n[ ]\t")).isEmpty();
+        assertThat(NvidiaRegisterCodec.decode(" null ")).isEmpty();
+    }
+
+    @Test
+    void modeIsNotDefaultedWhenAbsent() throws Exception {
+        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"a\"}]").get(0).mode()).isEmpty();
+    }
+
+    private static void rejected(String value, String... messageParts) {
+        var thrown = assertThatThrownBy(() -> NvidiaRegisterCodec.decode(value)).as(value)
+                .isInstanceOf(AnnotationFormatException.class);
+        for (String part : messageParts) {
+            thrown.hasMessageContaining(part);
+        }
+    }
+
+    @Test
+    void wrongJsonTypesAreErrors() {
+        rejected("[{\"id\":5}]", "id");
+        rejected("[{\"type\":true}]", "type");
+        rejected("[{\"mode\":[]}]", "mode");
+        rejected("[{\"count\":\"10\"}]", "count", "\"10\"");
+        rejected("[{\"devmem\":{}}]", "devmem");
+        rejected("[{\"health\":\"true\"}]", "health");
+        rejected("[{\"health\":1}]", "health");
+        rejected("[{\"numa\":false}]", "numa");
+    }
+
+    @Test
+    void nonIntegersAndOutOfRangeIntegersAreErrors() {
+        rejected("[{\"count\":1.5}]", "count");
+        rejected("[{\"count\":1.0}]", "count");
+        rejected("[{\"devmem\":1e3}]", "devmem");
+        rejected("[{\"devcore\":2147483648}]", "devcore", "2147483648");
+        rejected("[{\"devmem\":-2147483649}]", "devmem");
+        rejected("[{\"count\":99999999999999999999999}]", "count");
+        rejected("[{\"numa\":9223372036854775808}]", "numa");
+    }
+
+    @Test
+    void negativeIndexIsAnError() {
+        rejected("[{\"id\":\"a\"},{\"id\":\"b\",\"index\":-1}]", "index", "-1");
+    }
+
+    @Test
+    void int32ExtremesAreAccepted() throws Exception {
+        assertThat(NvidiaRegisterCodec.decode("[{\"count\":2147483647,\"devmem\":-2147483648,\"index\":2147483647}]"))
+                .containsExactly(new DeviceInfo("", Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE, 0, "", 0, "", false));
+    }
+
+    @Test
+    void wrongShapesAreErrors() {
+        rejected("");
+        rejected("   ");
+        rejected("{}");
+        rejected("\"a\"");
+        rejected("5");
+        rejected("[5]");
+        rejected("[[]]");
+        rejected("[{}");
+        rejected("[{}]]");
+        rejected("[] []");
+        rejected("[]x");
+        rejected("[{'id':'a'}]");
+        rejected("[{\"id\":\"a\",}]");
+        rejected("[{\"id\":\"a\\x\"}]");
+        rejected("[{\"id\":\"a\nb\"}]"); // raw control character inside a string
+        rejected("[{\"count\":01}]");
+        rejected("[{\"count\":+1}]");
+        rejected("[{\"count\":NaN}]");
+        rejected("[/* c */]");
+    }
+}

@@ -1,0 +1,165 @@
+package io.hami.protocol.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.PodDevices;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Pod device strings (D2): devices each ended by ':', containers each ended by ';'. */
+class PodDevicesCodecFuzzTest {
+
+    private static PodDevices pods(FuzzedDataProvider data) {
+        return CodecInputs.podDevices(data);
+    }
+
+    /** The D2 grammar, written independently of the codec. */
+    private static String canonical(PodDevices pd) {
+        return pd.containers().stream()
+                .map(c -> c.stream().map(d -> d.uuid() + "," + d.type() + "," + d.usedmem() + "," + d.usedcores() + ":")
+                        .collect(Collectors.joining()) + ";")
+                .collect(Collectors.joining());
+    }
+
+    @FuzzTest
+    void decodeOfEncodeIsIdentity(FuzzedDataProvider data) throws Exception {
+        PodDevices pd = pods(data);
+        assertThat(PodDevicesCodec.decode(PodDevicesCodec.encode(pd))).isEqualTo(pd);
+    }
+
+    @FuzzTest
+    void encodeFollowsTheGrammar(FuzzedDataProvider data) {
+        PodDevices pd = pods(data);
+        assertThat(PodDevicesCodec.encode(pd)).isEqualTo(canonical(pd));
+    }
+
+    @FuzzTest
+    void canonicalStringsReencodeByteForByte(FuzzedDataProvider data) throws Exception {
+        PodDevices pd = pods(data);
+        String value = canonical(pd);
+        assertThat(PodDevicesCodec.encode(PodDevicesCodec.decode(value))).isEqualTo(value);
+    }
+
+    @FuzzTest
+    void oneEntryPerSemicolon(FuzzedDataProvider data) throws Exception {
+        PodDevices pd = pods(data);
+        String value = PodDevicesCodec.encode(pd);
+        long semicolons = value.chars().filter(c -> c == ';').count();
+        assertThat(PodDevicesCodec.decode(value).containers()).hasSize((int) semicolons);
+    }
+
+    @FuzzTest
+    void consumingEveryEntryLeavesOneSemicolonPerContainer(FuzzedDataProvider data) throws Exception {
+        PodDevices pd = pods(data);
+        // D2/D4: the plugin empties the first non-empty entry, re-encodes, and reads it back next time.
+        String value = PodDevicesCodec.encode(pd);
+        for (int round = 0; round <= pd.containers().size(); round++) {
+            PodDevices now = PodDevicesCodec.decode(value);
+            assertThat(now.containers()).hasSize(pd.containers().size());
+            int i = now.firstNonEmpty();
+            if (i < 0) {
+                break;
+            }
+            assertThat(now.containers().get(i)).isEqualTo(pd.containers().get(i));
+            value = PodDevicesCodec.encode(now.consume(i));
+        }
+        assertThat(value).isEqualTo(";".repeat(pd.containers().size()));
+    }
+
+    @FuzzTest
+    void aDeviceWithoutExactlyFourFieldsIsAnError(FuzzedDataProvider data) {
+        PodDevices pd = pods(data);
+        int fields = data.consumeInt(1, 8);
+        if (fields == 4) {
+            return;
+        }
+        String bad = String.join(",", java.util.Collections.nCopies(fields, "1"));
+        String value = PodDevicesCodec.encode(pd) + bad + ":;";
+        assertThatThrownBy(() -> PodDevicesCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class);
+    }
+
+    // ---- examples from D2 ------------------------------------------------------------------------
+
+    private static final ContainerDevice A = new ContainerDevice("GPU-a", "NVIDIA", 1000, 10);
+
+    @Test
+    void finalSemicolonDoesNotOpenAContainer() throws Exception {
+        assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,1000,10:;").containers()).containsExactly(List.of(A));
+        assertThat(PodDevicesCodec.decode(";").containers()).containsExactly(List.of());
+        assertThat(PodDevicesCodec.decode(";;").containers()).containsExactly(List.of(), List.of());
+        assertThat(PodDevicesCodec.decode("").containers()).isEmpty();
+    }
+
+    @Test
+    void typeKeywordsOfEveryVendorRoundTrip() throws Exception {
+        for (String type : List.of("NVIDIA", "MLU", "Mthreads", "HCU")) {
+            var pd = new PodDevices(List.of(List.of(new ContainerDevice("dev-0", type, 512, 16))));
+            assertThat(PodDevicesCodec.encode(pd)).isEqualTo("dev-0," + type + ",512,16:;");
+            assertThat(PodDevicesCodec.decode("dev-0," + type + ",512,16:;")).isEqualTo(pd);
+        }
+    }
+
+    @Test
+    void numbersFollowGoParseInt32() throws Exception {
+        assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,+1000,010:;").containers().get(0))
+                .containsExactly(new ContainerDevice("GPU-a", "NVIDIA", 1000, 10));
+        for (String bad : List.of("", " 1", "1 ", "1.0", "0x1", "\u0661", "2147483648", "-2147483649", "+")) {
+            assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA," + bad + ",0:;")).as(bad)
+                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("memory");
+            assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,0," + bad + ":;")).as(bad)
+                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("core");
+        }
+    }
+
+    @Test
+    void errorsNameTheContainerAndQuoteTheText() {
+        assertThatThrownBy(() -> PodDevicesCodec.decode(";GPU-a,NVIDIA,12x,0:;"))
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("memory").hasMessageContaining("\"12x\"").hasMessageContaining("container 1");
+    }
+
+    @Test
+    void unrepresentableTextIsRefusedByTheWriter() {
+        for (String bad : List.of("", "a,b", "a:b", "a;b")) {
+            assertThatThrownBy(() -> PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice(bad, "NVIDIA", 1, 1))))))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice("u", bad, 1, 1))))))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void garbageSegmentsAreErrorsNotSilentlySkipped() {
+        // Upstream skips a segment without ','; the strict decoder reports it instead.
+        for (String bad : List.of("garbage:;", "GPU-a,NVIDIA,1,1:junk:;", "GPU-a,NVIDIA,1,1,extra:;")) {
+            assertThatThrownBy(() -> PodDevicesCodec.decode(bad)).as(bad).isInstanceOf(AnnotationFormatException.class);
+        }
+    }
+
+    private static final char[] HEX = "abcdef0123456789".toCharArray();
+
+    private static String uuids(FuzzedDataProvider data) {
+        if (data.consumeBoolean()) {
+            return CodecInputs.podText(data);
+        }
+        var b = new StringBuilder(32);
+        for (int i = 0; i < 32; i++) {
+            b.append(data.pickValue(HEX));
+        }
+        String h = b.toString();
+        return "GPU-" + h.substring(0, 8) + "-" + h.substring(8, 12) + "-" + h.substring(12, 16) + "-"
+                + h.substring(16, 20) + "-" + h.substring(20);
+    }
+
+    @FuzzTest
+    void uuidsAreKeptVerbatim(FuzzedDataProvider data) throws Exception {
+        String uuid = uuids(data);
+        var pd = PodDevicesCodec.decode(uuid + ",NVIDIA,1,2:;");
+        assertThat(pd.containers().get(0).get(0).uuid()).isEqualTo(uuid);
+    }
+}

@@ -1,6 +1,7 @@
 package io.hami.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -47,7 +48,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The device plugins' RBAC against the API calls the real plugins make. An NVIDIA plugin and an HCU plugin run on the
  * mock vendor libraries against the embedded API server through a recording client: the register loop publishes the
  * inventory, the HCU plugin answers the scheduler's handshake, and a pod that the real scheduler bound is allocated
- * over the plugin's gRPC socket, which consumes its entry, finishes the pod and releases the node lock. Every
+ * over the plugin's gRPC socket, which consumes its entry, finishes the pod and releases the node lock; a second
+ * Allocate, which a pod without a decision makes unattributable, is refused with events on the pods. Every
  * recorded call must be allowed by the roles of the DaemonSets' ServiceAccount, and every permission used.
  */
 class PluginRbacTest {
@@ -139,7 +141,44 @@ class PluginRbacTest {
             assertThat(admin.pods().inNamespace("team-a").withName("train").get().getMetadata().getAnnotations())
                     .containsEntry("hami.io/bind-phase", "success");
             assertThat(annotation(admin, "gpu-1", "hami.io/mutex.lock")).as("released").isNull();
+
+            refuseAnAllocateThatCannotBeAttributed(admin, scheduler, http, devicePluginDir.resolve(resource.socketName()),
+                    sockets, gpu);
         }
+    }
+
+    /**
+     * A second pod is bound by the scheduler while a pod without a decision asks for the same resource on the node:
+     * the plugin refuses the Allocate and writes a Warning event on both pods.
+     */
+    private static void refuseAnAllocateThatCannotBeAttributed(KubernetesClient admin, SchedulerApp scheduler,
+                                                               HttpClient http, Path socket, UnixSockets sockets,
+                                                               String gpu) throws Exception {
+        admin.pods().inNamespace("team-a").resource(new PodBuilder().withNewMetadata().withName("no-decision")
+                .withNamespace("team-a").endMetadata().withNewSpec().withNodeName("gpu-1")
+                .withContainers(new ContainerBuilder().withName("main").withImage("cuda").withNewResources()
+                        .withLimits(Map.of("nvidia.com/gpu", new Quantity("1"))).endResources().build()).endSpec()
+                .withNewStatus().withPhase("Pending").endStatus().build()).create();
+        Pod second = admin.pods().inNamespace("team-a").resource(new PodBuilder().withNewMetadata().withName("train-2")
+                .withNamespace("team-a").endMetadata().withNewSpec().withSchedulerName("hami-scheduler")
+                .withContainers(new ContainerBuilder().withName("main").withImage("cuda").withNewResources()
+                        .withLimits(Map.of("nvidia.com/gpu", new Quantity("1"), "nvidia.com/gpumem", new Quantity("4000")))
+                        .endResources().build()).endSpec().build()).create();
+        var bind = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + scheduler.address().getPort() + "/bind"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"PodName\":\"train-2\",\"PodNamespace\":\"team-a\",\"PodUID\":\""
+                        + second.getMetadata().getUid() + "\",\"Node\":\"gpu-1\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(JSON.readTree(bind.body()).path("Error").asString()).as(bind.body()).isEmpty();
+        var channel = sockets.channel(socket);
+        try {
+            var stub = DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+            var request = AllocateRequest.newBuilder()
+                    .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(gpu + "-1")).build();
+            assertThatThrownBy(() -> stub.allocate(request)).hasMessageContaining("without a decision");
+        } finally {
+            channel.shutdownNow();
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> admin.v1().events().inNamespace("team-a").list().getItems()
+                .stream().filter(e -> "AllocationAmbiguous".equals(e.getReason())).count() == 2);
     }
 
     private static String annotation(KubernetesClient client, String node, String key) {

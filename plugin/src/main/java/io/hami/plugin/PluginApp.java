@@ -2,6 +2,7 @@ package io.hami.plugin;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.kube.client.KubeClients;
+import io.hami.kube.events.PodEvents;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.nativebind.NativeLibraryException;
 import io.hami.nativebind.VendorStatusException;
@@ -52,6 +53,8 @@ public final class PluginApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PluginApp.class);
     /** The plugin only reads and releases the node lock; the timeout matters to the scheduler, which takes it. */
     private static final Duration LOCK_TIMEOUT = Duration.ofMinutes(5);
+    /** The source of the events the plugins write. */
+    private static final String EVENT_COMPONENT = "hami-device-plugin";
 
     /**
      * @param backend         {@code nvidia}, {@code cambricon}, {@code mthreads} or {@code hygon}
@@ -141,11 +144,15 @@ public final class PluginApp implements AutoCloseable {
             InstanceReaper reaper = new InstanceReaper(client, s.nodeName(), vendor);
             opened.push(reaper);
             reaper.start(s.timings().socketCheck());
+            // Advisory: PodEvents logs what it cannot write (the plugin has no metrics endpoint to count it in).
+            PodEvents events = new PodEvents(client, EVENT_COMPONENT, s.nodeName(), clock,
+                    PodEvents.writer("hami-plugin-events", 100), Duration.ofSeconds(2), notWritten -> { });
+            opened.push(events);
             List<Endpoint> endpoints = new ArrayList<>();
             for (KubeletResource r : vendor.resources()) {
                 AllocationHandler handler = r.consumesEntries()
-                        ? new EntryAllocation(client, locks, s.nodeName(), vendor, replicaCards(r, vendor.devices()),
-                                everyToAllocateKey, s.timings().ambiguityWait(), reaper::reap)
+                        ? new EntryAllocation(client, locks, s.nodeName(), vendor, r.name(), replicaCards(r, vendor.devices()),
+                                everyToAllocateKey, s.timings().ambiguityWait(), reaper::reap, events)
                         : new CapacityAllocation();
                 DevicePluginService service = new DevicePluginService(r.name(), new DeviceListFeed(r, vendor.devices(), board), handler);
                 endpoints.add(new Endpoint(r.name(),

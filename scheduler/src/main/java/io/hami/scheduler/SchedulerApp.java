@@ -118,6 +118,11 @@ public final class SchedulerApp implements AutoCloseable {
             }
 
             @Override
+            public void undecodable(String resource) {
+                metrics.undecodable(resource);
+            }
+
+            @Override
             public void gone(String node) {
                 metrics.forgetNode(node);
                 if (loop[0] != null) {
@@ -148,12 +153,12 @@ public final class SchedulerApp implements AutoCloseable {
         var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events, filterObserver));
         var binder = new Binder(client, locks, index, quotas, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events, bindObserver),
                 new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
-        var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName(), ns -> quotas.rooms(ns, null)));
+        var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName(), ns -> quotas.rooms(ns, null)), backends);
         // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each
         // serves the webhook, and kube-scheduler reaches filter and bind in its own pod, not through the Service.
         boolean readyWhenFollowing = s.leader() instanceof LeaderMode.Follow;
         var routes = new SchedulerHttpServer.Routes(extender::filter, extender::prioritize, binder::bind, webhook,
-                () -> (readyWhenFollowing || leadership.getAsBoolean()) && watch.hasSynced());
+                () -> (readyWhenFollowing || leadership.getAsBoolean()) && watch.current());
         var http = SchedulerHttpServer.start(s.httpBind(), s.certFile(), s.keyFile(), routes);
         var metricsServer = s.metricsBind() == null ? null : MetricsServer.start(s.metricsBind(), registry);
         return new SchedulerApp(index, watch, leadership, ticker, http, extender, binder, loop[0], events, metricsServer);

@@ -7,6 +7,7 @@ import io.hami.cli.options.HostPortConverter;
 import io.hami.kube.client.KubeClients;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.leader.ElectionIdentity;
 import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetAddress;
@@ -59,7 +60,8 @@ public final class SchedulerCommand implements Callable<Integer> {
     @Mixin
     DeviceConfigOption deviceConfig;
 
-    @Option(names = "--leader-elect", description = "Elect a leader on a Lease; only the leader filters, binds and runs the handshake.")
+    @Option(names = "--leader-elect", description = "Elect a leader on a Lease; only the leader filters, binds and runs the handshake."
+            + " Identity: env POD_NAME, else <hostname>_<random> (logged).")
     boolean leaderElect;
 
     @Option(names = "--leader-elect-resource-name", defaultValue = "hami-scheduler", description = "Lease name. Default: ${DEFAULT-VALUE}.")
@@ -88,9 +90,21 @@ public final class SchedulerCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--leader-elect and --leader-follow exclude each other: campaign, or follow kube-scheduler");
         }
         String namespace = leaseNamespace != null ? leaseNamespace : System.getenv().getOrDefault("POD_NAMESPACE", "kube-system");
-        String identity = System.getenv().getOrDefault("POD_NAME", InetAddress.getLocalHost().getHostName());
-        LeaderMode leader = leaderElect ? new LeaderMode.Elect(namespace, leaseName, identity)
-                : followLease != null ? new LeaderMode.Follow(namespace, followLease, identity) : new LeaderMode.Always();
+        String podName = System.getenv("POD_NAME");
+        String hostname = InetAddress.getLocalHost().getHostName();
+        LeaderMode leader;
+        if (leaderElect) {
+            String identity = ElectionIdentity.of(podName, hostname);
+            if (ElectionIdentity.generated(podName)) {
+                LOG.warn("POD_NAME is not set: campaigning for lease {}/{} as {}, an identity unique to this process",
+                        namespace, leaseName, identity);
+            }
+            leader = new LeaderMode.Elect(namespace, leaseName, identity);
+        } else {
+            // kube-scheduler's identity starts with its hostname, which is the pod's name
+            leader = followLease != null ? new LeaderMode.Follow(namespace, followLease, podName != null && !podName.isBlank() ? podName : hostname)
+                    : new LeaderMode.Always();
+        }
         var settings = new SchedulerApp.Settings(httpBind, certFile, keyFile, schedulerName, policy, lockTimeout, config,
                 leader, Duration.ofSeconds(15), metricsBind, Main.version());
         try (var client = KubeClients.connect(kubeconfig);

@@ -9,6 +9,7 @@ import io.hami.controlplane.KubeControlPlane;
 import io.hami.controlplane.junit.EnableKubeControlPlane;
 import io.hami.e2e.support.Command;
 import io.hami.e2e.support.DeployFiles;
+import io.hami.e2e.support.ProtocolKeysPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,13 +35,16 @@ import tools.jackson.databind.node.ObjectNode;
  * dry run creates nothing: the real server (NamespaceLifecycle admission) refuses objects in a namespace that does
  * not exist yet, a check the embedded server (lab/apiserver) does not make; it has no dry run either.
  *
- * <p>The control plane is shared by every class of the run, so the one object that acts on other tests' requests,
- * the MutatingWebhookConfiguration (it points at a Service nothing serves here), is removed afterwards, and a webhook
- * configuration of the same name that another class registered is put back.
+ * <p>The control plane is shared by every class of the run, so the objects that act on other tests' requests are
+ * removed afterwards: the MutatingWebhookConfiguration (it points at a Service nothing serves here; a webhook
+ * configuration of the same name that another class registered is put back) and the protocol keys policy (other
+ * classes write protocol keys as the admin).
  */
 @EnableKubeControlPlane
 class ManifestsOnTheRealServerTest {
     private static final String WEBHOOK = "hami-scheduler";
+    /** Where the policy's removal is probed (a dry-run pod). */
+    private static final String PROBE_NS = "e2e-manifests";
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
@@ -83,11 +87,14 @@ class ManifestsOnTheRealServerTest {
     }
 
     @AfterAll
-    static void removeTheWebhookAndPutBackAnotherClasss() {
+    static void removeTheWebhookAndThePolicyAndPutBackAnotherClasss() {
         if (admin == null || built == null) {
             return;
         }
         admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(WEBHOOK).delete();
+        // Other classes write protocol keys on pods as the admin, which the policy refuses.
+        plane.ensureNamespace(PROBE_NS);
+        ProtocolKeysPolicy.remove(admin, PROBE_NS);
         if (othersWebhook != null) {
             othersWebhook.getMetadata().setResourceVersion(null);
             othersWebhook.getMetadata().setUid(null);

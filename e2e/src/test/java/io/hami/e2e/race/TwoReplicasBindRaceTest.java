@@ -17,8 +17,10 @@ import io.hami.e2e.support.ClusterOps;
 import io.hami.e2e.support.ExtenderClient;
 import io.hami.e2e.support.HamiScheduler;
 import io.hami.e2e.support.NodeLifecycle;
+import io.hami.kube.lock.HolderPod;
 import io.hami.kube.lock.HolderState;
 import io.hami.kube.lock.LockRules;
+import io.hami.kube.lock.LockTimeouts;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.lab.kubelet.ContainerRuntime;
 import io.hami.lab.kubelet.PodStatusWriter;
@@ -328,8 +330,8 @@ class TwoReplicasBindRaceTest {
             }
             var lock = NodeLockCodec.decode(value);
             Pod holder = admin.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
-            HolderState state = holder == null ? HolderState.GONE : NodeLockClient.holderState(name, lock, annotations(holder));
-            assertThat(LockRules.decide(lock, NS, "someone-else", state, now, LOCK_TIMEOUT))
+            HolderState state = LockRules.holderState(name, lock, HolderPod.of(holder));
+            assertThat(LockRules.decide(lock, NS, "someone-else", state, now, LockTimeouts.of(LOCK_TIMEOUT)))
                     .as("lock %s on %s is recoverable", value, name).isNotInstanceOf(LockRules.Decision.Wait.class);
         }
     }

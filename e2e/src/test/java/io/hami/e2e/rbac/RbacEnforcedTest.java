@@ -1,6 +1,7 @@
 package io.hami.e2e.rbac;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
@@ -79,6 +80,8 @@ class RbacEnforcedTest {
     private static final String HCU_NODE = "e2e-rbac-hcu";
     private static final String USER = "e2e-rbac-alice";
     private static final String POD = "train";
+    private static final String SECOND = "train-2";
+    private static final String UNDECIDED = "placed-by-hand";
     /** Keeps other test classes' pods off this class's nodes (they share the control plane). */
     private static final String TAINT = "hami.io/e2e";
 
@@ -105,6 +108,8 @@ class RbacEnforcedTest {
     private static Node gpuNodeAfter;
     private static Node hcuNodeAfter;
     private static List<Event> events;
+    private static Throwable unattributedAllocate;
+    private static List<Event> refusalEvents;
     private static String metrics;
     private static List<String> kubeSchedulerLog;
     private static final List<String> registeredWithTheKubelet = new CopyOnWriteArrayList<>();
@@ -165,13 +170,7 @@ class RbacEnforcedTest {
                 await().atMost(Duration.ofSeconds(20)).until(() -> scheduler.app().index().nodeNames().containsAll(List.of(GPU_NODE, HCU_NODE)));
 
                 // A user creates a pod; the real kube-scheduler schedules it through our extender.
-                try (KubernetesClient user = KubeControlPlane.client(plane.userConfig(USER, List.of()))) {
-                    user.pods().inNamespace(NS).resource(new PodBuilder(Cluster.onNode(Cluster.pod(NS, POD,
-                                    Cluster.container("main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000")).build(), GPU_NODE))
-                            .editSpec().withSchedulerName(DeployFiles.flag(DeployedScheduler.container(), "--scheduler-name").orElseThrow())
-                            .addNewToleration().withKey(TAINT).withOperator("Exists").withEffect("NoSchedule").endToleration()
-                            .endSpec().build()).create();
-                }
+                createUsersPod(POD);
                 await().atMost(Duration.ofSeconds(60)).until(() -> GPU_NODE.equals(pod().getSpec().getNodeName()));
                 bound = pod();
                 lockWhileAllocating = annotation(GPU_NODE, ProtocolKeys.NODE_LOCK);
@@ -183,6 +182,24 @@ class RbacEnforcedTest {
                 finished = pod();
                 await().atMost(Duration.ofSeconds(20)).until(() -> reasons().containsAll(List.of("FilteringSucceed", "BindingSucceed", "Scheduled")));
                 events = podEvents();
+
+                // A pod the admin placed by nodeName asks for a GPU without a decision of ours: the plugin cannot tell the
+                // next holder's Allocate from that pod's, refuses it and says so in events; once that pod is gone it serves.
+                admin.pods().inNamespace(NS).resource(new PodBuilder(Cluster.pod(NS, UNDECIDED,
+                        Cluster.container("main", "nvidia.com/gpu", "1")).build()).editSpec().withNodeName(GPU_NODE).endSpec()
+                        .build()).create();
+                createUsersPod(SECOND);
+                await().atMost(Duration.ofSeconds(60)).until(() -> ProtocolKeys.PHASE_ALLOCATING.equals(admin.pods()
+                        .inNamespace(NS).withName(SECOND).get().getMetadata().getAnnotations().get(ProtocolKeys.BIND_PHASE)));
+                String secondGpu = admin.pods().inNamespace(NS).withName(SECOND).get().getMetadata().getAnnotations()
+                        .get(NvidiaKeys.ALLOCATED).split(",")[0];
+                unattributedAllocate = catchThrowable(() -> nvidia.allocate(secondGpu + "-1"));
+                await().atMost(Duration.ofSeconds(20)).until(() -> ambiguityEvents().size() >= 2);
+                refusalEvents = ambiguityEvents();
+                admin.pods().inNamespace(NS).withName(UNDECIDED).withGracePeriod(0).delete();
+                await().atMost(Duration.ofSeconds(20)).until(() -> admin.pods().inNamespace(NS).withName(UNDECIDED).get() == null);
+                nvidia.allocate(secondGpu + "-1");
+                await().atMost(Duration.ofSeconds(20)).until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
                 metrics = get(scheduler.metricsUrl());
                 kubeSchedulerLog = Files.readAllLines(scheduler.kubeScheduler().log());
                 registeredWithTheKubelet.addAll(nvidia.registered());
@@ -200,11 +217,27 @@ class RbacEnforcedTest {
     @AfterAll
     static void cleanUp() {
         if (admin != null) {
-            admin.pods().inNamespace(NS).withName(POD).withGracePeriod(0).delete();
+            Stream.of(POD, SECOND, UNDECIDED).forEach(p -> admin.pods().inNamespace(NS).withName(p).withGracePeriod(0).delete());
             admin.nodes().withName(GPU_NODE).delete();
             admin.nodes().withName(HCU_NODE).delete();
         }
         Stream.of(schedulerCalls, pluginCalls).filter(c -> c != null).forEach(RecordingClient::close);
+    }
+
+    /** A pod of the user, for our scheduler (the Deployment's scheduler name), tolerating the test nodes' taint. */
+    private static void createUsersPod(String name) {
+        try (KubernetesClient user = KubeControlPlane.client(plane.userConfig(USER, List.of()))) {
+            user.pods().inNamespace(NS).resource(new PodBuilder(Cluster.onNode(Cluster.pod(NS, name,
+                            Cluster.container("main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000")).build(), GPU_NODE))
+                    .editSpec().withSchedulerName(DeployFiles.flag(DeployedScheduler.container(), "--scheduler-name").orElseThrow())
+                    .addNewToleration().withKey(TAINT).withOperator("Exists").withEffect("NoSchedule").endToleration()
+                    .endSpec().build()).create();
+        }
+    }
+
+    private static List<Event> ambiguityEvents() {
+        return admin.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> "AllocationAmbiguous".equals(e.getReason())).toList();
     }
 
     private static NodeBuilder tainted(NodeBuilder node) {
@@ -277,6 +310,17 @@ class RbacEnforcedTest {
         assertThat(a.get(NvidiaKeys.ALLOCATED)).contains(gpu);
         assertThat(a.getOrDefault(NvidiaKeys.TO_ALLOCATE, "")).as("entry consumed").doesNotContain(gpu);
         assertThat(gpuNodeAfter.getMetadata().getAnnotations()).doesNotContainKey(ProtocolKeys.NODE_LOCK);
+    }
+
+    @Test
+    void thePluginRefusesAnAllocateItCannotAttributeAndTellsBothPodsInEvents() {
+        assertThat(unattributedAllocate).as("the Allocate while an undecided pod waits").isNotNull()
+                .hasMessageContaining("without a decision");
+        assertThat(refusalEvents).extracting(e -> e.getInvolvedObject().getName()).contains(SECOND, UNDECIDED);
+        assertThat(refusalEvents).allSatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getMessage()).contains(GPU_NODE);
+        });
     }
 
     @Test
@@ -393,6 +437,10 @@ class RbacEnforcedTest {
             var refused = schedulerCalls.accesses().stream().distinct().filter(a -> !allowed(user,
                     List.of("system:serviceaccounts", "system:serviceaccounts:" + NS, "system:authenticated"), a)).toList();
             assertThat(refused).as("calls of our scheduler that its own roles do not allow").isEmpty();
+            assertThat(allowed(user, List.of("system:authenticated"), "create", "", "pods/binding", NS, POD))
+                    .as("our roles bind through the pods/binding subresource").isTrue();
+            assertThat(allowed(user, List.of("system:authenticated"), "create", "", "bindings", NS, POD))
+                    .as("not through the deprecated bindings collection").isFalse();
             assertThat(allowed(user, List.of("system:authenticated"), "delete", "", "pods", NS, POD))
                     .as("kube-scheduler's preemption right is not in our roles").isFalse();
             assertThat(allowed("system:serviceaccount:" + SYSTEM + ":hami-scheduler", "delete", "", "pods", NS, POD))
@@ -450,8 +498,9 @@ class RbacEnforcedTest {
             assertForbidden(() -> sa.nodes().withName(GPU_NODE).status().patch(PatchContext.of(PatchType.JSON_MERGE),
                     "{\"metadata\":{\"labels\":{\"e2e\":\"x\"}}}"), "patch a node's status");
             assertForbidden(() -> sa.pods().inNamespace(NS).withName(POD).withGracePeriod(0).delete(), "delete a pod");
-            assertForbidden(() -> sa.bindings().inNamespace(NS).resource(new BindingBuilder().withNewMetadata().withName(POD)
-                    .endMetadata().withNewTarget().withKind("Node").withName(HCU_NODE).endTarget().build()).create(), "bind a pod");
+            assertForbidden(() -> sa.raw("/api/v1/namespaces/" + NS + "/pods/" + POD + "/binding", "POST", new BindingBuilder()
+                    .withNewMetadata().withName(POD).endMetadata().withNewTarget().withKind("Node").withName(HCU_NODE).endTarget()
+                    .build()), "bind a pod");
             assertForbidden(() -> sa.resources(Lease.class).inNamespace(SYSTEM).withName("hami-kube-scheduler").get(), "read the Lease");
             assertThat(recorded.answered(403)).as("the recorder that found no 403 in the flow sees these").hasSize(6);
         }

@@ -199,18 +199,35 @@ class DeployedWebhookTest {
     }
 
     @Test
-    void namespacesAndPodsLabelledIgnoreAreNotSent() {
+    void namespacesLabelledIgnoreAreNotSent() {
         Pod inIgnoredNamespace = create(new PodBuilder(pod(IGNORED_NS, "gpu", container("cuda", "nvidia.com/gpu", "1")).build())
                 .editMetadata().addToAnnotations("hami.io/bind-phase", "success").endMetadata().build());
         assertUntouched(inIgnoredNamespace);
-        Pod labelled = create(new PodBuilder(pod(NS, "labelled-ignore", container("cuda", "nvidia.com/gpu", "1")).build())
-                .editMetadata().addToLabels("hami.io/webhook", "ignore").addToAnnotations("hami.io/bind-phase", "success").endMetadata()
-                .build());
-        assertUntouched(labelled);
         // Without the label the same pod is refused: the webhook is up and would have seen it.
         assertThatThrownBy(() -> create(new PodBuilder(pod(NS, "not-labelled", container("cuda", "nvidia.com/gpu", "1")).build())
                 .editMetadata().addToAnnotations("hami.io/bind-phase", "success").endMetadata().build()))
                 .isInstanceOf(KubernetesClientException.class);
+    }
+
+    @Test
+    void aPodLabelledIgnoreIsLeftAloneOnlyWhileItRequestsNoManagedResource() {
+        // Pods are user-written: the label reaches the webhook (no objectSelector) and exempts only device-less pods.
+        Pod plain = create(new PodBuilder(pod(NS, "labelled-plain", container("app", "cpu", "100m")).build())
+                .editMetadata().addToLabels("hami.io/webhook", "ignore").endMetadata().build());
+        assertUntouched(plain);
+        assertThat(limits(plain.getSpec().getContainers().getFirst())).containsOnlyKeys("cpu");
+        Pod gpu = create(new PodBuilder(pod(NS, "labelled-gpu", container("cuda", "nvidia.com/gpu", "1")).build())
+                .editMetadata().addToLabels("hami.io/webhook", "ignore").endMetadata().build());
+        assertThat(gpu.getSpec().getSchedulerName()).isEqualTo(HamiScheduler.SCHEDULER_NAME);
+        assertThat(limits(gpu.getSpec().getContainers().getFirst())).containsEntry("nvidia.com/gpucores", new Quantity("100"));
+        // The self-grant: labelled, pinned, with the decision written by its author.
+        Pod selfGrant = new PodBuilder(pod(NS, "labelled-self-grant", container("cuda", "nvidia.com/gpu", "1")).build())
+                .editMetadata().addToLabels("hami.io/webhook", "ignore").addToAnnotations("hami.io/bind-phase", "allocating")
+                .endMetadata().editSpec().withNodeName("some-node").endSpec().build();
+        assertThatThrownBy(() -> create(selfGrant)).isInstanceOfSatisfying(KubernetesClientException.class, e ->
+                assertThat(e.getMessage()).contains("admission webhook \"vgpu.hami.io\" denied the request")
+                        .contains("pod sets annotation hami.io/bind-phase"));
+        assertThat(admin.pods().inNamespace(NS).withName("labelled-self-grant").get()).isNull();
     }
 
     @Test

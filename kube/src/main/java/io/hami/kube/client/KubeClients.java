@@ -9,17 +9,46 @@ import java.nio.file.Path;
 
 /**
  * Connects to a cluster the way operators expect: an explicit kubeconfig, else the in-cluster service
- * account, else {@code ~/.kube/config}.
+ * account, else {@code ~/.kube/config}; with fabric8's retries bounded (see {@link #bounded}).
  */
 public final class KubeClients {
     private static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+    /** TCP and TLS connect to the API server. */
+    public static final int CONNECTION_TIMEOUT_MS = 5_000;
+    /**
+     * One request, per try. fabric8's default; not lower, because the informers' first LIST of every pod in a large
+     * cluster is one request.
+     */
+    public static final int REQUEST_TIMEOUT_MS = 10_000;
+    /** Retries of one request after a 5xx or 429 answer or an I/O error (fabric8's default: 10). */
+    public static final int RETRIES = 1;
+    /** Wait before that retry (a longer Retry-After wins). */
+    public static final int RETRY_BACKOFF_MS = 250;
 
     private KubeClients() {
     }
 
     /** @param kubeconfig a kubeconfig file, or null for in-cluster then {@code ~/.kube/config} */
     public static KubernetesClient connect(Path kubeconfig) throws IOException {
-        return new KubernetesClientBuilder().withConfig(config(kubeconfig)).build();
+        return new KubernetesClientBuilder().withConfig(bounded(config(kubeconfig))).build();
+    }
+
+    /**
+     * Bounds fabric8's retries and timeouts on {@code config} and returns it. A bind must answer within
+     * kube-scheduler's extender {@code httpTimeout} (30 s in deploy/) and stops at its first failed request. fabric8
+     * retries a 5xx, a 429 (after its Retry-After) and an I/O error 10 times by default, with exponential backoff up
+     * to 3.2 s: one failing request alone could take half a minute. Here it is tried at most twice, 250 ms (or the
+     * Retry-After) apart; a request timeout is not retried. So a bind with one failing step answers within about
+     * 10 s plus its other requests, and kube-scheduler retries the pod; an Allocate likewise. 409 and other 4xx
+     * answers are never retried by fabric8: our callers decide.
+     */
+    public static Config bounded(Config config) {
+        // Set in place, not copied through a builder: a copy could lose what refreshes an in-cluster token.
+        config.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
+        config.setRequestTimeout(REQUEST_TIMEOUT_MS);
+        config.setRequestRetryBackoffLimit(RETRIES);
+        config.setRequestRetryBackoffInterval(RETRY_BACKOFF_MS);
+        return config;
     }
 
     static Config config(Path kubeconfig) throws IOException {

@@ -6,15 +6,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.kube.client.ApiErrors;
 import io.hami.kube.patch.AnnotationPatch;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.codec.NodeLockCodec;
-import io.hami.protocol.codec.UnixTimeCodec;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,13 +34,22 @@ public final class NodeLockClient {
     private static final int ATTEMPTS = 5;
 
     private final KubernetesClient client;
-    private final Duration timeout;
+    private final LockTimeouts timeouts;
     private final Clock clock;
 
+    /** {@code timeout} is the allocation timeout; the bind window is {@link LockTimeouts#of}'s. */
     public NodeLockClient(KubernetesClient client, Duration timeout, Clock clock) {
+        this(client, LockTimeouts.of(Objects.requireNonNull(timeout)), clock);
+    }
+
+    public NodeLockClient(KubernetesClient client, LockTimeouts timeouts, Clock clock) {
         this.client = Objects.requireNonNull(client);
-        this.timeout = Objects.requireNonNull(timeout);
+        this.timeouts = Objects.requireNonNull(timeouts);
         this.clock = Objects.requireNonNull(clock);
+    }
+
+    public LockTimeouts timeouts() {
+        return timeouts;
     }
 
     /** Takes the lock of {@code node} for pod {@code namespace/pod}. */
@@ -55,10 +65,10 @@ public final class NodeLockClient {
                 NodeLock current = parse(node, value);
                 HolderState holder = current == null || current.isLegacy() || current.isHeldBy(namespace, pod)
                         ? HolderState.GONE : holderState(node, current);
-                var decision = LockRules.decide(current, namespace, pod, holder, clock.instant(), timeout);
+                var decision = LockRules.decide(current, namespace, pod, holder, clock.instant(), timeouts);
                 switch (decision) {
                     case LockRules.Decision.Reenter r -> {
-                        return new LockOutcome.Acquired(node, current, true);
+                        return reenter(n, current);
                     }
                     case LockRules.Decision.Wait w -> {
                         return new LockOutcome.Contended(node, current);
@@ -67,9 +77,11 @@ public final class NodeLockClient {
                         if (!markHolderFailed(node, current)) {
                             continue; // the holder changed meanwhile: decide again
                         }
-                        LOG.warn("node {}: lock of {}/{} expired while still allocating; marked it failed and took over",
-                                node, current.namespace(), current.name());
+                        LOG.warn("node {}: {} ({}/{}); marked it failed and took over", node, f.why(),
+                                current.namespace(), current.name());
                     }
+                    case LockRules.Decision.TakeFromIdleHolder t ->
+                            LOG.info("node {}: taking over lock {} ({})", node, value, t.why());
                     case LockRules.Decision.Take t -> {
                         if (current != null) {
                             LOG.info("node {}: taking over lock {} ({})", node, value, t.why());
@@ -77,18 +89,84 @@ public final class NodeLockClient {
                     }
                 }
                 NodeLock mine = new NodeLock(clock.instant().atOffset(ZoneOffset.UTC), namespace, pod);
-                Map<String, String> set = new HashMap<>();
-                set.put(ProtocolKeys.NODE_LOCK, NodeLockCodec.encode(mine));
-                patchNode(node, AnnotationPatch.mergePatch(set, Map.of(), n.getMetadata().getResourceVersion()));
+                Node written = writeLock(node, mine, n.getMetadata().getResourceVersion());
+                if (decision instanceof LockRules.Decision.TakeFromIdleHolder && decidedMeanwhile(node, current)) {
+                    return giveBack(node, written, mine, current);
+                }
                 return new LockOutcome.Acquired(node, mine, false);
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-                    return new LockOutcome.Failed(node, "lock node " + node + ": " + e.getMessage());
+                    return new LockOutcome.Failed(node, "lock node " + node + ": " + ApiErrors.describe(e));
                 }
-                lastError = e.getMessage();
+                lastError = ApiErrors.describe(e);
             }
         }
         return new LockOutcome.Failed(node, "lock node " + node + ": " + lastError);
+    }
+
+    /**
+     * The caller holds the lock already. Unless it has a live decision for this node (which the lock's time must keep
+     * recognising as its own), the lock's time is renewed: the caller's new bind gets a whole bind window, rather
+     * than what an earlier, cut-off bind of the same pod left of it.
+     *
+     * @throws KubernetesClientException 409 when the node changed meanwhile
+     */
+    private LockOutcome reenter(Node n, NodeLock current) {
+        String node = n.getMetadata().getName();
+        Pod p = client.pods().inNamespace(current.namespace()).withName(current.name()).get();
+        Instant now = clock.instant();
+        if (p == null || hasLiveDecision(node, HolderPod.of(p)) || !current.time().toInstant().isBefore(now.minusSeconds(1))) {
+            return new LockOutcome.Acquired(node, current, true);
+        }
+        NodeLock renewed = new NodeLock(now.atOffset(ZoneOffset.UTC), current.namespace(), current.name());
+        writeLock(node, renewed, n.getMetadata().getResourceVersion());
+        return new LockOutcome.Acquired(node, renewed, true);
+    }
+
+    /** What a reentering bind completes instead of deciding again: {@code allocating} for this node. */
+    private static boolean hasLiveDecision(String node, HolderPod pod) {
+        return ProtocolKeys.PHASE_ALLOCATING.equals(pod.annotations().get(ProtocolKeys.BIND_PHASE))
+                && node.equals(pod.annotations().get(ProtocolKeys.VGPU_NODE));
+    }
+
+    /**
+     * After taking the lock from a holder that showed no decision: whether it wrote one under its lock since. Its
+     * bind checks that it still holds the lock after writing its decision, so a decision written before our lock
+     * write may be going ahead and is seen here; one written after it is not.
+     */
+    private boolean decidedMeanwhile(String node, NodeLock previous) {
+        return isAllocating(holderState(node, previous));
+    }
+
+    /** Puts the stalled holder's lock back, so that its allocation goes on as the lock names it; answers Contended. */
+    private LockOutcome giveBack(String node, Node written, NodeLock mine, NodeLock previous) {
+        LOG.warn("node {}: {}/{} wrote its decision while the lock was being taken over; giving it back", node,
+                previous.namespace(), previous.name());
+        String resourceVersion = written.getMetadata().getResourceVersion();
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            try {
+                writeLock(node, previous, resourceVersion);
+                return new LockOutcome.Contended(node, previous);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                    return givingBackFailed(node, previous, ApiErrors.describe(e));
+                }
+                Node n = client.nodes().withName(node).get();
+                NodeLock now = n == null ? null : parse(node, annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK));
+                if (!mine.equals(now)) {
+                    return givingBackFailed(node, previous, "the lock changed to " + now);
+                }
+                resourceVersion = n.getMetadata().getResourceVersion();
+            }
+        }
+        return givingBackFailed(node, previous, "compare-and-swap lost " + ATTEMPTS + " times");
+    }
+
+    private static LockOutcome givingBackFailed(String node, NodeLock previous, String why) {
+        // The holder's Allocate now finds a lock that does not name it and fails closed: nothing is served twice.
+        LOG.error("node {}: could not give the lock back to {}/{}: {}", node, previous.namespace(), previous.name(), why);
+        return new LockOutcome.Failed(node, "lock node " + node + ": could not give the lock back to "
+                + previous.namespace() + "/" + previous.name() + ", which wrote its decision meanwhile: " + why);
     }
 
     /**
@@ -138,39 +216,20 @@ public final class NodeLockClient {
         } catch (AnnotationFormatException e) {
             // Nobody can own an unreadable lock: read it as an expired legacy lock, which may be replaced.
             LOG.warn("node {}: unreadable lock {}: {}", node, value, e.getMessage());
-            return new NodeLock(java.time.Instant.EPOCH.atOffset(ZoneOffset.UTC), "", "");
+            return new NodeLock(Instant.EPOCH.atOffset(ZoneOffset.UTC), "", "");
         }
     }
 
     private HolderState holderState(String node, NodeLock lock) {
-        Pod p = client.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
-        return p == null ? HolderState.GONE : holderState(node, lock, annotations(p.getMetadata().getAnnotations()));
+        return LockRules.holderState(node, lock, HolderPod.of(client.pods().inNamespace(lock.namespace()).withName(lock.name()).get()));
     }
 
-    /** Classifies a holder from its annotations; a bind-time at or after the lock time belongs to this lock. */
-    public static HolderState holderState(String node, NodeLock lock, Map<String, String> a) {
-        String phase = a.get(ProtocolKeys.BIND_PHASE);
-        boolean underThisLock;
-        try {
-            String bindTime = a.get(ProtocolKeys.BIND_TIME);
-            underThisLock = bindTime != null && node.equals(a.get(ProtocolKeys.VGPU_NODE))
-                    && !UnixTimeCodec.decode(bindTime).isBefore(lock.time().toInstant());
-        } catch (AnnotationFormatException e) {
-            underThisLock = false;
-        }
-        if (!underThisLock) {
-            return HolderState.PENDING;
-        }
-        return ProtocolKeys.PHASE_ALLOCATING.equals(phase) ? HolderState.ALLOCATING
-                : ProtocolKeys.PHASE_SUCCESS.equals(phase) || ProtocolKeys.PHASE_FAILED.equals(phase) ? HolderState.FINISHED
-                : HolderState.PENDING;
-    }
-
-    /** Marks the expired holder failed unless it changed meanwhile; false means decide again. */
+    /** Marks the holder failed unless it changed meanwhile (true when it is gone); false means decide again. */
     private boolean markHolderFailed(String node, NodeLock lock) {
         Pod p = client.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
-        if (p == null || holderState(node, lock) != HolderState.ALLOCATING) {
-            return p == null;
+        HolderState state = LockRules.holderState(node, lock, HolderPod.of(p));
+        if (!isAllocating(state)) {
+            return state == HolderState.GONE;
         }
         Map<String, String> set = Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED);
         try {
@@ -181,8 +240,23 @@ public final class NodeLockClient {
             if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
                 return false;
             }
+            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+                return true;
+            }
             throw e;
         }
+    }
+
+    /** A decision under the lock that is still {@code allocating}, whatever the pod's state. */
+    private static boolean isAllocating(HolderState state) {
+        return state == HolderState.ALLOCATING || state == HolderState.ALLOCATING_UNBOUND || state == HolderState.ENDED_ALLOCATING;
+    }
+
+    private Node writeLock(String node, NodeLock lock, String resourceVersion) {
+        Map<String, String> set = new HashMap<>();
+        set.put(ProtocolKeys.NODE_LOCK, NodeLockCodec.encode(lock));
+        return client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
+                AnnotationPatch.mergePatch(set, Map.of(), resourceVersion));
     }
 
     private void patchNode(String node, String patch) {

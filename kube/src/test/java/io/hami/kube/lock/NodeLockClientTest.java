@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.NodeLockCodec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,10 +78,18 @@ class NodeLockClientTest {
         var b = new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata()
                 .withNewSpec().addNewContainer().withName("c").endContainer().endSpec();
         if (phase != null) {
+            // a decision bound to its node, as the kubelet sees it when it calls Allocate
             b.editMetadata().addToAnnotations(ProtocolKeys.BIND_PHASE, phase).addToAnnotations(ProtocolKeys.VGPU_NODE, onNode)
-                    .addToAnnotations(ProtocolKeys.BIND_TIME, Long.toString(now.get().getEpochSecond())).endMetadata();
+                    .addToAnnotations(ProtocolKeys.BIND_TIME, Long.toString(now.get().getEpochSecond())).endMetadata()
+                    .editSpec().withNodeName(onNode).endSpec();
         }
         client.pods().inNamespace("ns").resource(b.build()).createOr(p -> p.update());
+    }
+
+    /** A holder allocating under a lock taken now, whose pod is in {@code podPhase}. */
+    void holderIn(String name, String podPhase) {
+        pod(name, "allocating", node);
+        client.pods().inNamespace("ns").withName(name).edit(p -> new PodBuilder(p).withNewStatus().withPhase(podPhase).endStatus().build());
     }
 
     String lockValue() {
@@ -137,6 +150,126 @@ class NodeLockClientTest {
         assertThat(locks.acquire(node, "ns", "next")).isInstanceOf(LockOutcome.Acquired.class);
         assertThat(phase("slow")).isEqualTo("failed");
         assertThat(lockValue()).isEqualTo("2026-08-01T06:05:01Z,ns,next");
+    }
+
+    @Test
+    void aHolderTheKubeletRejectedOrThatFinishedIsFailedAndReplacedAtOnce() {
+        for (String podPhase : List.of("Failed", "Succeeded")) {
+            String holder = "rejected-" + podPhase.toLowerCase();
+            holderIn(holder, podPhase);
+            assertThat(locks.acquire(node, "ns", holder)).isInstanceOf(LockOutcome.Acquired.class);
+            var next = locks.acquire(node, "ns", "next-" + podPhase.toLowerCase());
+            assertThat(next).as("after a %s holder", podPhase).isInstanceOf(LockOutcome.Acquired.class);
+            assertThat(phase(holder)).isEqualTo("failed");
+            assertThat(lockValue()).isEqualTo("2026-08-01T06:00:00Z,ns,next-" + podPhase.toLowerCase());
+            locks.release(node, "ns", "next-" + podPhase.toLowerCase());
+        }
+    }
+
+    @Test
+    void aHolderBeingDeletedIsFailedAndReplacedAtOnce() {
+        pod("leaving", "allocating", node);
+        client.pods().inNamespace("ns").withName("leaving").edit(p -> new PodBuilder(p).editMetadata()
+                .addToFinalizers("e2e.hami.io/hold").endMetadata().build());
+        locks.acquire(node, "ns", "leaving");
+        client.pods().inNamespace("ns").withName("leaving").delete();
+        assertThat(client.pods().inNamespace("ns").withName("leaving").get().getMetadata().getDeletionTimestamp())
+                .as("the finalizer keeps the pod, being deleted").isNotNull();
+        assertThat(locks.acquire(node, "ns", "next")).isInstanceOf(LockOutcome.Acquired.class);
+        assertThat(phase("leaving")).isEqualTo("failed");
+        assertThat(lockValue()).endsWith(",ns,next");
+        client.pods().inNamespace("ns").withName("leaving").edit(p -> new PodBuilder(p).editMetadata().withFinalizers().endMetadata().build());
+    }
+
+    @Test
+    void aRunningHolderStillAllocatingKeepsTheLock() {
+        holderIn("running", "Running");
+        locks.acquire(node, "ns", "running");
+        now.set(now.get().plus(TIMEOUT));
+        assertThat(locks.acquire(node, "ns", "next")).isInstanceOf(LockOutcome.Contended.class);
+        assertThat(phase("running")).isEqualTo("allocating");
+    }
+
+    @Test
+    void aHolderThatNeverWroteItsDecisionKeepsTheLockForTheBindWindowOnly() {
+        pod("crashed", null, null);                  // its scheduler stopped between taking the lock and deciding
+        locks.acquire(node, "ns", "crashed");
+        Duration window = locks.timeouts().bindWindow();
+        assertThat(window).isLessThan(TIMEOUT);
+        now.set(now.get().plus(window));
+        assertThat(locks.acquire(node, "ns", "next")).isInstanceOf(LockOutcome.Contended.class);
+        now.set(now.get().plusSeconds(1));
+        assertThat(locks.acquire(node, "ns", "next")).isInstanceOf(LockOutcome.Acquired.class);
+        assertThat(lockValue()).isEqualTo("2026-08-01T06:01:01Z,ns,next");
+        assertThat(client.pods().inNamespace("ns").withName("crashed").get().getMetadata().getAnnotations())
+                .as("nothing written to a holder without a decision").isNullOrEmpty();
+    }
+
+    @Test
+    void aDecisionNeverBoundIsFailedAndReplacedAfterTheBindWindow() {
+        // its scheduler stopped between writing the decision and posting the binding
+        pod("unbound", "allocating", node);
+        client.pods().inNamespace("ns").withName("unbound").edit(p -> new PodBuilder(p).editSpec().withNodeName(null).endSpec().build());
+        locks.acquire(node, "ns", "unbound");
+        now.set(now.get().plus(locks.timeouts().bindWindow()));
+        assertThat(locks.acquire(node, "ns", "next")).isInstanceOf(LockOutcome.Contended.class);
+        assertThat(phase("unbound")).isEqualTo("allocating");
+        now.set(now.get().plusSeconds(1));
+        assertThat(locks.acquire(node, "ns", "next")).isInstanceOf(LockOutcome.Acquired.class);
+        assertThat(phase("unbound")).isEqualTo("failed");
+        assertThat(lockValue()).isEqualTo("2026-08-01T06:01:01Z,ns,next");
+    }
+
+    /**
+     * A bind that stalled past the bind window writes its decision just after the next bind read it as idle and just
+     * before that bind's lock write: its own check of the lock passed, so it goes ahead. The taker sees the decision
+     * when it reads the holder again and gives the lock back.
+     */
+    @Test
+    void aStalledHolderThatDecidesWhileTheLockIsTakenOverGetsItBack() {
+        pod("stalled", null, null);
+        locks.acquire(node, "ns", "stalled");
+        String held = lockValue();
+        now.set(now.get().plus(locks.timeouts().bindWindow()).plusSeconds(1));
+        var once = new java.util.concurrent.atomic.AtomicBoolean();
+        Interceptor beforeNodePatch = new Interceptor() {
+            @Override
+            public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                if (request.method().equals("PATCH") && request.uri().getPath().equals("/api/v1/nodes/" + node) && once.compareAndSet(false, true)) {
+                    // the stalled bind's decision, under its lock's time
+                    client.pods().inNamespace("ns").withName("stalled").edit(p -> new PodBuilder(p).editMetadata()
+                            .addToAnnotations(ProtocolKeys.BIND_PHASE, "allocating").addToAnnotations(ProtocolKeys.VGPU_NODE, node)
+                            .addToAnnotations(ProtocolKeys.BIND_TIME, "1785564000").endMetadata().build());
+                }
+            }
+        };
+        try (KubernetesClient hooked = new KubernetesClientBuilder().withConfig(server.clientConfig())
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("decide-meanwhile", beforeNodePatch)).build()) {
+            var taker = new NodeLockClient(hooked, TIMEOUT, clock);
+            var outcome = taker.acquire(node, "ns", "next");
+            assertThat(once).isTrue();
+            assertThat(outcome).isInstanceOf(LockOutcome.Contended.class);
+            assertThat(lockValue()).isEqualTo(held);
+            assertThat(phase("stalled")).isEqualTo("allocating");
+            // its binding follows: its allocation is live under its lock, which it keeps until the allocation timeout
+            client.pods().inNamespace("ns").withName("stalled").edit(p -> new PodBuilder(p).editSpec().withNodeName(node).endSpec().build());
+            assertThat(taker.acquire(node, "ns", "next")).isInstanceOf(LockOutcome.Contended.class);
+        }
+    }
+
+    @Test
+    void aReenteringPodWithoutALiveDecisionGetsAFreshLockTime() {
+        pod("again", null, null);
+        locks.acquire(node, "ns", "again");
+        now.set(now.get().plusSeconds(50));
+        var renewed = (LockOutcome.Acquired) locks.acquire(node, "ns", "again");
+        assertThat(renewed.reentered()).isTrue();
+        assertThat(lockValue()).isEqualTo("2026-08-01T06:00:50Z,ns,again").isEqualTo(NodeLockCodec.encode(renewed.lock()));
+        // with its decision written the lock keeps the time the decision is recognised by
+        pod("again", "allocating", node);
+        now.set(now.get().plusSeconds(50));
+        assertThat(((LockOutcome.Acquired) locks.acquire(node, "ns", "again")).reentered()).isTrue();
+        assertThat(lockValue()).isEqualTo("2026-08-01T06:00:50Z,ns,again");
     }
 
     @Test

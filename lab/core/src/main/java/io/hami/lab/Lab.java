@@ -171,6 +171,7 @@ public final class Lab {
                  var driver = new WorkloadDriver(cluster.newClient(),
                          embedded ? new AdmissionClient(json, cluster.schedulers()::endpoints) : null, plans);
                  var faults = new FaultInjector(cluster, scenario.faults(), scenario.seed(),
+                         backends.byVendor("NVIDIA").orElseThrow().keys().toAllocateKey(),
                          e -> out.println("[" + DurationText.format(e.at()) + "] fault: " + (e.failed() ? "FAILED: " : "") + e.what()))) {
                 SchedulingProgress kubeScheduler = embedded ? simulated : cluster.extenderActivity().progress(observer);
                 long start = System.nanoTime();
@@ -204,6 +205,9 @@ public final class Lab {
                 invariants.add(checker.locksReleased(nodeObjects));
                 invariants.add(checker.noneStuck(pods));
                 invariants.add(checker.expectations(plans, pods, driver.rejected()));
+                if (!faults.untrusted().isEmpty()) {
+                    invariants.add(checker.untrusted(faults.untrusted(), pods, cluster.allocations()));
+                }
 
                 long lastBind = kubeScheduler.lastBindNanos();
                 double seconds = lastBind == 0 ? 0 : (lastBind - start) / 1e9;

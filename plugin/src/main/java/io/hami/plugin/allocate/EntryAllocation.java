@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.grpc.Status;
 import io.grpc.StatusException;
+import io.hami.kube.client.ApiErrors;
+import io.hami.kube.events.PodEvents;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.kube.patch.AnnotationPatch;
 import io.hami.plugin.kubeletapi.AllocateRequest;
@@ -26,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,9 +37,12 @@ import org.slf4j.LoggerFactory;
  * for each container request, write the to-allocate value with those entries emptied in one patch guarded by the
  * pod's resourceVersion (so two Allocates can never consume the same entry), let the vendor set the devices up,
  * then finish the pod when no vendor's entries are left. An Allocate that matches no pod fails and writes
- * nothing; one that fails after its pod was found marks the pod failed and releases the node lock.
+ * nothing on any pod (one that cannot be told from a pod without a decision also leaves a Warning event on the
+ * pods involved); one that fails after its pod was found marks the pod failed and releases the node lock.
  */
 public final class EntryAllocation implements AllocationHandler {
+    /** The reason of an Allocate refused because the lock holder cannot be told from a pod without a decision. */
+    public static final String ALLOCATION_AMBIGUOUS = "AllocationAmbiguous";
     private static final Logger LOG = LoggerFactory.getLogger(EntryAllocation.class);
     /** Consumption attempts when the pod changes between reading and writing it. */
     private static final int ATTEMPTS = 5;
@@ -52,15 +58,22 @@ public final class EntryAllocation implements AllocationHandler {
     private final ReentrantLock serial = new ReentrantLock();
     /** Frees what ended pods still hold before new instances are made, so a busy card is not full of leftovers. */
     private final Runnable freeEnded;
+    private final PodEvents events;
 
-    public EntryAllocation(KubernetesClient client, NodeLockClient locks, String node, VendorPlugin vendor,
+    /**
+     * @param resource the kubelet resource this handler serves (the vendor's count resource)
+     * @param events   where refusals a user must see are reported
+     */
+    public EntryAllocation(KubernetesClient client, NodeLockClient locks, String node, VendorPlugin vendor, String resource,
                            Map<String, PhysicalDevice> replicaCards, List<String> everyToAllocateKey,
-                           Duration ambiguityWait, Runnable freeEnded) {
+                           Duration ambiguityWait, Runnable freeEnded, PodEvents events) {
         this.client = client;
         this.freeEnded = freeEnded;
+        this.events = events;
         this.vendor = vendor;
         this.toAllocateKey = vendor.backend().keys().toAllocateKey();
-        this.locator = new PodLocator(client, locks, node, vendor.backend().vendor(), toAllocateKey, ambiguityWait);
+        this.locator = new PodLocator(client, locks, node, vendor.backend().vendor(), resource, toAllocateKey,
+                ambiguityWait);
         this.outcome = new PodOutcome(client, locks, node, everyToAllocateKey);
         this.cardsBySchedulerId = vendor.devices().stream()
                 .collect(Collectors.toUnmodifiableMap(PhysicalDevice::schedulerId, Function.identity()));
@@ -107,7 +120,7 @@ public final class EntryAllocation implements AllocationHandler {
                         LOG.info("pod {} changed while allocating, reading it again", WaitingPods.name(pod));
                         continue;
                     }
-                    String why = "cannot write " + toAllocateKey + " of pod " + WaitingPods.name(pod) + ": " + e.getMessage();
+                    String why = "cannot write " + toAllocateKey + " of pod " + WaitingPods.name(pod) + ": " + ApiErrors.describe(e);
                     outcome.fail(pod, why);
                     throw status(Status.UNAVAILABLE, why);
                 }
@@ -127,11 +140,17 @@ public final class EntryAllocation implements AllocationHandler {
         try {
             match = locator.locate(true);
         } catch (KubernetesClientException e) {
-            throw status(Status.UNAVAILABLE, "cannot read the node lock or the pods of this node: " + e.getMessage());
+            throw status(Status.UNAVAILABLE, "cannot read the node lock or the pods of this node: " + ApiErrors.describe(e));
         }
         return switch (match) {
             case Match.Serve serve -> serve.pod();
             case Match.Ambiguous a -> throw status(Status.FAILED_PRECONDITION, a.reason());
+            case Match.Indistinguishable i -> {
+                LOG.warn("{}", i.reason());
+                Stream.concat(Stream.of(i.holder()), i.undecided().stream())
+                        .forEach(p -> events.emit(p, "Warning", ALLOCATION_AMBIGUOUS, i.reason()));
+                throw status(Status.FAILED_PRECONDITION, i.reason());
+            }
             case Match.Unmatched u -> throw status(Status.FAILED_PRECONDITION, u.reason());
         };
     }

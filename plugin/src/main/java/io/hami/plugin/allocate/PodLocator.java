@@ -12,7 +12,7 @@ import java.util.List;
  * Finds the pod an Allocate of one vendor is for: reads the node lock and the pods bound to the node from the
  * API server (not a cache: a stale view could attribute the call to the wrong pod) and lets {@link PodMatcher}
  * decide. An ambiguous node is read again for a short while, since the other pods usually settle (the kubelet
- * marks a pod it rejected Failed).
+ * marks a pod it rejected Failed), and so is one where a pod without a decision waits for the same resource.
  */
 public final class PodLocator {
     private static final Duration REREAD = Duration.ofMillis(100);
@@ -21,15 +21,17 @@ public final class PodLocator {
     private final NodeLockClient locks;
     private final String node;
     private final String vendor;
+    private final String resource;
     private final String toAllocateKey;
     private final Duration ambiguityWait;
 
-    public PodLocator(KubernetesClient client, NodeLockClient locks, String node, String vendor, String toAllocateKey,
-                      Duration ambiguityWait) {
+    public PodLocator(KubernetesClient client, NodeLockClient locks, String node, String vendor, String resource,
+                      String toAllocateKey, Duration ambiguityWait) {
         this.client = client;
         this.locks = locks;
         this.node = node;
         this.vendor = vendor;
+        this.resource = resource;
         this.toAllocateKey = toAllocateKey;
         this.ambiguityWait = ambiguityWait;
     }
@@ -43,7 +45,8 @@ public final class PodLocator {
         long deadline = System.nanoTime() + ambiguityWait.toNanos();
         while (true) {
             Match match = readOnce();
-            if (!(match instanceof Match.Ambiguous) || !settle || System.nanoTime() >= deadline) {
+            boolean mayChange = match instanceof Match.Ambiguous || match instanceof Match.Indistinguishable;
+            if (!mayChange || !settle || System.nanoTime() >= deadline) {
                 return match;
             }
             try {
@@ -58,6 +61,6 @@ public final class PodLocator {
     private Match readOnce() {
         NodeLock lock = locks.current(node);
         List<Pod> onNode = client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
-        return PodMatcher.match(node, vendor, lock, onNode, toAllocateKey);
+        return PodMatcher.match(node, vendor, resource, lock, onNode, toAllocateKey);
     }
 }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.kube.client.ApiErrors;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.kube.patch.AnnotationPatch;
 import io.hami.protocol.annotation.ProtocolKeys;
@@ -58,7 +59,7 @@ final class PodOutcome {
                 break;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-                    LOG.error("pod {}: could not set bind-phase=success: {}", WaitingPods.name(current), e.getMessage());
+                    LOG.error("pod {}: could not set bind-phase=success: {}", WaitingPods.name(current), ApiErrors.describe(e));
                     break;
                 }
                 current = client.pods().inNamespace(current.getMetadata().getNamespace())
@@ -77,7 +78,7 @@ final class PodOutcome {
         try {
             setPhase(pod, ProtocolKeys.PHASE_FAILED, null);
         } catch (KubernetesClientException e) {
-            LOG.error("pod {}: could not set bind-phase=failed: {}", WaitingPods.name(pod), e.getMessage());
+            LOG.error("pod {}: could not set bind-phase=failed: {}", WaitingPods.name(pod), ApiErrors.describe(e));
         }
         release(pod);
     }
@@ -95,7 +96,7 @@ final class PodOutcome {
             }
         } catch (KubernetesClientException e) {
             // The pod is no longer allocating, so the scheduler's lock recovery takes the lock over.
-            LOG.error("node {}: could not release the lock of pod {}: {}", node, WaitingPods.name(pod), e.getMessage());
+            LOG.error("node {}: could not release the lock of pod {}: {}", node, WaitingPods.name(pod), ApiErrors.describe(e));
         }
     }
 

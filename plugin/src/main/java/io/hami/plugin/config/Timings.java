@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param registerRetry     the wait after a failed register cycle (D7: 5 s)
  * @param handshakePoll     how often the node's handshake is read; well under the scheduler's 60 s window
  * @param healthWait        how long one health poll or event wait may block
- * @param ambiguityWait     how long Allocate waits for an ambiguous node (several pods waiting) to settle
+ * @param ambiguityWait     how long Allocate waits for an ambiguous node (several pods waiting, or one without a
+ *                          decision) to settle
  * @param registrationRetry the wait between attempts to register with the kubelet
  * @param socketCheck       how often the sockets are checked, besides file-system events
  */

@@ -160,7 +160,8 @@ class NvidiaAllocateTest {
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
                     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
                     assertThat(e.getStatus().getDescription())
-                            .isEqualTo("no pod on node gpu-node is waiting for NVIDIA devices and the node is not locked");
+                            .isEqualTo("node gpu-node is not locked: an Allocate of nvidia.com/gpu is served only for "
+                                    + "the pod the node lock names");
                 });
         assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).isEqualTo(lockBefore);
     }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.kube.client.ApiErrors;
 import io.hami.kube.lock.LockOutcome;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.kube.patch.AnnotationPatch;
@@ -27,6 +28,7 @@ import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -101,7 +103,16 @@ public final class Binder {
             return fail(null, args.node(), "pod " + key + " is being bound by an earlier call that has not finished; retry", start);
         }
         try {
-            return bindPod(args, start);
+            BindingResult result = bindPod(args, start);
+            if (!result.ok()) {
+                // Contention is routine (kube-scheduler retries it); any other failure is one an operator may need.
+                if (result.error().endsWith("node lock contention, retry later")) {
+                    LOG.info("bind of {} to {} refused: {}", key, args.node(), result.error());
+                } else {
+                    LOG.warn("bind of {} to {} failed: {}", key, args.node(), result.error());
+                }
+            }
+            return result;
         } finally {
             inProgress.remove(key);
         }
@@ -115,7 +126,7 @@ public final class Binder {
         try {
             pod = client.pods().inNamespace(ns).withName(name).get();
         } catch (KubernetesClientException e) {
-            return fail(null, node, "read pod " + ns + "/" + name + ": " + e.getMessage(), start);
+            return fail(null, node, "read pod " + ns + "/" + name + ": " + ApiErrors.describe(e), start);
         }
         if (pod == null) {
             return fail(null, node, "pod " + ns + "/" + name + " not found", start);
@@ -140,12 +151,13 @@ public final class Binder {
                 observer.bound(pod, node, since(start));
                 return BindingResult.OK;
             } catch (KubernetesClientException e) {
-                return fail(pod, node, "bind " + ns + "/" + name + " to " + node + ": " + e.getMessage(), start);
+                return fail(pod, node, "bind " + ns + "/" + name + " to " + node + ": " + ApiErrors.describe(e), start);
             }
         }
 
         long lockStart = System.nanoTime();
         LockOutcome lock = locks.acquire(node, ns, name);
+        Instant locked = clock.instant();
         observer.lock(node, lock, since(lockStart));
         switch (lock) {
             case LockOutcome.Contended c -> {
@@ -164,12 +176,12 @@ public final class Binder {
             }
         }
         if (!quotas.limits(ns)) {
-            return decideAndBind(pod, request, node, start);
+            return decideAndBind(pod, request, node, locked, start);
         }
         // Nodes are locked one by one, a quota spans the namespace: its binds are serialised so that two pods
         // placed on different nodes at once cannot both take the last of it.
         synchronized (quotaLocks.computeIfAbsent(ns, k -> new Object())) {
-            return decideAndBind(pod, request, node, start);
+            return decideAndBind(pod, request, node, locked, start);
         }
     }
 
@@ -186,7 +198,7 @@ public final class Binder {
         try {
             now = client.pods().inNamespace(ns).withName(name).get();
         } catch (KubernetesClientException e) {
-            return fail(null, node, "read pod " + ns + "/" + name + ": " + e.getMessage(), start);
+            return fail(null, node, "read pod " + ns + "/" + name + ": " + ApiErrors.describe(e), start);
         }
         if (now == null) {
             return fail(null, node, "pod " + ns + "/" + name + " not found", start);
@@ -202,15 +214,19 @@ public final class Binder {
             postBinding(now, node);
         } catch (KubernetesClientException e) {
             if (!boundTo(ns, name, node)) {
-                return fail(now, node, "bind " + ns + "/" + name + " to " + node + ": " + e.getMessage(), start);
+                return fail(now, node, "bind " + ns + "/" + name + " to " + node + ": " + ApiErrors.describe(e), start);
             }
         }
         observer.bound(now, node, since(start));
         return BindingResult.OK;
     }
 
-    /** Under the node lock: fit again, write the decision, reserve it, bind; any failure undoes and releases. */
-    private BindingResult decideAndBind(Pod pod, PodRequest request, String node, long start) {
+    /**
+     * Under the node lock: fit again, write the decision, reserve it, bind; any failure undoes and releases. The lock
+     * holds against other binds for the bind window only while no decision is written, so a bind that took half of
+     * it before writing (a slow API server, a long wait for the quota) gives up rather than race the next taker.
+     */
+    private BindingResult decideAndBind(Pod pod, PodRequest request, String node, Instant locked, long start) {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         String key = ns + "/" + name;
@@ -219,6 +235,7 @@ public final class Binder {
         try {
             catchUp(node);
             Placement.Placed placed = placeAgain(pod, key, request, node);
+            withinDecisionDeadline(node, locked);
             bindTime = UnixTimeCodec.encode(clock.instant());
             Pod written = patchDecision(pod, node, placed, bindTime); // a lost response may still have written it
             previous = index.putPod(key, PodUsage.of(written, backends), written.getMetadata().getResourceVersion());
@@ -282,6 +299,15 @@ public final class Binder {
         return value.length() <= 63 && LABEL_VALUE.matcher(value).matches();
     }
 
+    private void withinDecisionDeadline(String node, Instant locked) throws BindFailure {
+        Duration deadline = locks.timeouts().bindWindow().dividedBy(2);
+        Duration took = Duration.between(locked, clock.instant());
+        if (took.compareTo(deadline) > 0) {
+            throw new BindFailure("bind on node " + node + " had not written its decision " + took.toSeconds()
+                    + " s after taking the node lock (limit " + deadline.toSeconds() + " s, half the lock's bind window); retry");
+        }
+    }
+
     /**
      * After the decision is written, checks the lock is still ours. A bind slower than the lock timeout (a
      * pause, a replica cut off mid-bind) may have lost it to a bind that did not see this decision; it must
@@ -341,13 +367,18 @@ public final class Binder {
                 .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }
 
+    /**
+     * {@code POST pods/{name}/binding} (RBAC {@code pods/binding}), as kube-scheduler binds; fabric8 has no DSL for
+     * this subresource, and the namespaced {@code bindings} collection is deprecated.
+     */
     private void postBinding(Pod pod, String node) {
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
         Binding binding = new BindingBuilder()
-                .withNewMetadata().withName(pod.getMetadata().getName()).withNamespace(pod.getMetadata().getNamespace())
-                .withUid(pod.getMetadata().getUid()).endMetadata()
+                .withNewMetadata().withName(name).withNamespace(ns).withUid(pod.getMetadata().getUid()).endMetadata()
                 .withNewTarget().withApiVersion("v1").withKind("Node").withName(node).endTarget()
                 .build();
-        client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(binding).create();
+        client.raw("/api/v1/namespaces/" + ns + "/pods/" + name + "/binding", "POST", binding);
     }
 
     private boolean boundTo(String ns, String name, String node) {
@@ -364,7 +395,7 @@ public final class Binder {
             locks.release(node, ns, name);
         } catch (KubernetesClientException e) {
             // The holder is no longer allocating, so the next bind on this node recovers the lock.
-            LOG.warn("node {}: releasing lock of {}/{} failed: {}", node, ns, name, e.getMessage());
+            LOG.warn("node {}: releasing lock of {}/{} failed: {}", node, ns, name, ApiErrors.describe(e));
         }
     }
 

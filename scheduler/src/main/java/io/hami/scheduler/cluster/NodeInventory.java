@@ -48,6 +48,11 @@ public final class NodeInventory {
         index.putNode(name, annotations, devices, invalid);
     }
 
+    /** {@code node} cannot be read: it fails closed (not offered) until it can, with {@code reason} as filter's reason. */
+    public void unreadable(String node, String reason) {
+        index.putNode(node, Map.of(), Map.of(), Map.of("node", reason));
+    }
+
     public void remove(String node) {
         unhealthy.remove(node);
         index.removeNode(node);

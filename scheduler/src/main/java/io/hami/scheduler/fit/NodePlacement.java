@@ -26,6 +26,8 @@ public final class NodePlacement {
     static final String DEVICE_TYPE_NOT_FOUND = "Device type not found";
     /** Reason when a node has fewer devices of a vendor than one container asks for. */
     static final String NODE_INSUFFICIENT_DEVICE = "NodeInsufficientDevice";
+    /** Reason prefix when the pod asks for an amount no vendor can represent (no node can take it). */
+    static final String UNREPRESENTABLE = "unrepresentable request: ";
 
     private NodePlacement() {
     }
@@ -46,6 +48,9 @@ public final class NodePlacement {
      */
     public static Placement place(PodRequest pod, NodeView node, DeviceBackends backends, Policy policy,
                                   Map<String, String> podAnnotations, Map<String, QuotaRoom> rooms) {
+        if (pod.refusal() != null) {
+            return new Placement.Unplaced(UNREPRESENTABLE + pod.refusal());
+        }
         int n = pod.containers().size();
         var grants = new TreeMap<String, List<List<ContainerDevice>>>();
         for (String vendor : pod.vendors()) {

@@ -17,8 +17,10 @@ import java.util.TreeSet;
  *
  * @param containers per container, the non-empty requests keyed by vendor keyword (sorted)
  * @param initCount  how many of the entries are init containers
+ * @param refusal    why the pod cannot be placed anywhere (a quantity no vendor can represent), or null. Such a
+ *                   pod is not "no request": it fits no node, so it is never bound without a grant.
  */
-public record PodRequest(List<Map<String, ContainerRequest>> containers, int initCount) {
+public record PodRequest(List<Map<String, ContainerRequest>> containers, int initCount, String refusal) {
     public PodRequest {
         containers = containers.stream().map(m -> (Map<String, ContainerRequest>) new TreeMap<>(m)).toList();
     }
@@ -28,13 +30,26 @@ public record PodRequest(List<Map<String, ContainerRequest>> containers, int ini
         List<Container> init = spec == null || spec.getInitContainers() == null ? List.of() : spec.getInitContainers();
         List<Container> app = spec == null || spec.getContainers() == null ? List.of() : spec.getContainers();
         var containers = new ArrayList<Map<String, ContainerRequest>>();
+        String refusal = null;
         for (Container c : init) {
             containers.add(requests(c, backends));
+            refusal = refusal != null ? refusal : unrepresentable(c, backends);
         }
         for (Container c : app) {
             containers.add(requests(c, backends));
+            refusal = refusal != null ? refusal : unrepresentable(c, backends);
         }
-        return new PodRequest(containers, init.size());
+        return new PodRequest(containers, init.size(), refusal);
+    }
+
+    private static String unrepresentable(Container c, DeviceBackends backends) {
+        for (DeviceBackend b : backends.all()) {
+            var why = b.unrepresentable(c);
+            if (why.isPresent()) {
+                return why.get();
+            }
+        }
+        return null;
     }
 
     private static Map<String, ContainerRequest> requests(Container c, DeviceBackends backends) {
@@ -48,9 +63,9 @@ public record PodRequest(List<Map<String, ContainerRequest>> containers, int ini
         return m;
     }
 
-    /** True when no container asks for a managed device. */
+    /** True when no container asks for a managed device and nothing was refused. */
     public boolean isEmpty() {
-        return containers.stream().allMatch(Map::isEmpty);
+        return refusal == null && containers.stream().allMatch(Map::isEmpty);
     }
 
     /** The vendors asked for, in byte order of their keyword. */

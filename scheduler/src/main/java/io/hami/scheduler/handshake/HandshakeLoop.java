@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hami.kube.patch.AnnotationPatch;
+import io.hami.protocol.health.HandshakeCheck;
 import io.hami.protocol.health.HealthMemory;
 import io.hami.protocol.health.HealthVerdict;
 import io.hami.protocol.spi.DeviceBackend;
@@ -37,6 +38,8 @@ public final class HandshakeLoop {
     private final BooleanSupplier leader;
     private final Clock clock;
     private final Map<String, HealthMemory> memory = new ConcurrentHashMap<>();
+    /** node/vendor to the unreadable {@code Requesting_} value last logged there: each is logged once. */
+    private final Map<String, String> unreadableLogged = new ConcurrentHashMap<>();
     private final HandshakeObserver observer;
 
     public HandshakeLoop(KubernetesClient client, DeviceBackends backends, NodeInventory inventory,
@@ -85,6 +88,7 @@ public final class HandshakeLoop {
                     continue;
                 }
                 memory.put(name + "/" + b.vendor(), v.memory());
+                logUnreadable(node, name, b);
                 var patch = new HashMap<String, String>();
                 v.handshakeToWrite().ifPresent(value -> b.keys().handshakeKey().ifPresent(k -> patch.put(k, value)));
                 if (!v.healthy()) {
@@ -151,5 +155,15 @@ public final class HandshakeLoop {
     /** Forget what was remembered about a node that is gone. */
     public void forget(String node) {
         memory.keySet().removeIf(k -> k.startsWith(node + "/"));
+        unreadableLogged.keySet().removeIf(k -> k.startsWith(node + "/"));
+    }
+
+    /** A {@code Requesting_} value whose time cannot be read counts as expired (D3); says so once per node and value. */
+    private void logUnreadable(Node node, String name, DeviceBackend b) {
+        var annotations = node.getMetadata().getAnnotations();
+        String value = annotations == null ? null : b.keys().handshakeKey().map(annotations::get).orElse(null);
+        if (HandshakeCheck.unreadableRequest(value) && !value.equals(unreadableLogged.put(name + "/" + b.vendor(), value))) {
+            LOG.warn("node {}: {} handshake value \"{}\" has no readable time; treated as an expired request", name, b.vendor(), value);
+        }
     }
 }

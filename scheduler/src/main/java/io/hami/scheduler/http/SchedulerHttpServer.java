@@ -78,7 +78,8 @@ public final class SchedulerHttpServer implements AutoCloseable {
         server.createContext("/healthz", ex -> text(ex, 200, "ok"));
         server.createContext("/readyz", ex -> {
             boolean ready = routes.ready().getAsBoolean();
-            text(ex, ready ? 200 : 503, ready ? "ok" : "not ready: not the leader or informers not synced");
+            text(ex, ready ? 200 : 503, ready ? "ok"
+                    : "not ready: not the leader, or the informers have not listed the cluster yet or their watch is down");
         });
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
@@ -121,7 +122,7 @@ public final class SchedulerHttpServer implements AutoCloseable {
                     json(ex, e.status(), error.apply(e.getMessage()));
                 } catch (RuntimeException e) {
                     LOG.error("{} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
-                    json(ex, 500, error.apply("internal error: " + e));
+                    json(ex, 500, error.apply("internal error, see the scheduler's log"));
                 }
             }
         };

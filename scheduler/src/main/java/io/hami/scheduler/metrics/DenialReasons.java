@@ -18,6 +18,8 @@ public final class DenialReasons {
     static final String UNREGISTERED = "node unregistered";
     static final String FAILS_CLOSED = "fails closed";
     static final String DEVICE_TYPE_NOT_FOUND = "Device type not found";
+    /** A quantity no vendor can represent; the details name the container and resource. */
+    static final String UNREPRESENTABLE = "unrepresentable request";
 
     /** Upstream's reason constants are all UpperCamelCase words (upstream-scheduler.md §6.5). */
     private static final String NAME = "[A-Z][A-Za-z]{0,63}";
@@ -40,6 +42,9 @@ public final class DenialReasons {
         // Checked before splitting: the fail-closed details are free text that may contain ", ".
         if (reason.startsWith("node fails closed")) {
             return Set.of(FAILS_CLOSED);
+        }
+        if (reason.startsWith(UNREPRESENTABLE)) {
+            return Set.of(UNREPRESENTABLE);
         }
         if (BARE.matcher(reason).matches()) {
             return Set.of(reason);

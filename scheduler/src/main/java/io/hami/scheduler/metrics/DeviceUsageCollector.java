@@ -27,6 +27,8 @@ final class DeviceUsageCollector implements MultiCollector {
     static final String CORE_ALLOCATED = "hami_gpu_core_allocated_ratio";
     static final String OVERVIEW = "hami_node_gpu_overview";
     static final String MEMORY_RATIO = "hami_node_gpu_memory_allocated_ratio";
+    /** Ours: pods whose allocated annotation does not decode; their node fails closed while any is there. */
+    static final String UNDECODABLE = "hami_undecodable_allocation_pods";
 
     private static final double MIB = 1024 * 1024;
     /** Upstream registers these behind {@code WrapRegistererWith(zone="vGPU")}; dashboards select on it. */
@@ -77,8 +79,10 @@ final class DeviceUsageCollector implements MultiCollector {
                 }
             }
         }
+        var undecodable = family(UNDECODABLE, "Pods whose device allocation annotation cannot be read; their node takes no new pods");
+        index.undecodablePods().forEach((node, pods) -> undecodable.dataPoint(point(Labels.of("node", node), pods)));
         var out = new ArrayList<MetricSnapshot>();
-        for (var family : List.of(memoryLimit, coreLimit, memoryAllocated, shared, coreAllocated, overview, memoryRatio)) {
+        for (var family : List.of(memoryLimit, coreLimit, memoryAllocated, shared, coreAllocated, overview, memoryRatio, undecodable)) {
             out.add(family.build());
         }
         return new MetricSnapshots(out);
@@ -86,7 +90,7 @@ final class DeviceUsageCollector implements MultiCollector {
 
     @Override
     public List<String> getPrometheusNames() {
-        return List.of(MEMORY_LIMIT, CORE_LIMIT, MEMORY_ALLOCATED, SHARED_COUNT, CORE_ALLOCATED, OVERVIEW, MEMORY_RATIO);
+        return List.of(MEMORY_LIMIT, CORE_LIMIT, MEMORY_ALLOCATED, SHARED_COUNT, CORE_ALLOCATED, OVERVIEW, MEMORY_RATIO, UNDECODABLE);
     }
 
     private static GaugeSnapshot.Builder family(String name, String help) {

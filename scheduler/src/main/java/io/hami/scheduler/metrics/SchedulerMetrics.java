@@ -47,6 +47,7 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
     private final Counter lockContention;
     private final Counter lockFailures;
     private final Histogram lockHold;
+    private final Counter undecodable;
     /** Node to vendor to the state of its last handshake verdict. */
     private final Map<String, Map<String, String>> handshake = new ConcurrentHashMap<>();
 
@@ -76,7 +77,15 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
         lockHold = Histogram.builder().name("hami_node_lock_hold_seconds")
                 .help("How long a node lock was held, from its annotation appearing to its removal")
                 .classicOnly().classicUpperBounds(HOLD_BUCKETS).register(registry);
+        undecodable = Counter.builder().name("hami_undecodable_objects_total")
+                .help("Objects the informers could not decode and skipped (a pod or node that cannot be read fails its node closed)")
+                .labelNames("resource").register(registry);
         registry.register(this::handshakeSnapshot);
+    }
+
+    /** An object of {@code resource} (pods, nodes, resourcequotas) was skipped because it cannot be decoded. */
+    public void undecodable(String resource) {
+        undecodable.labelValues(resource).inc();
     }
 
     /** Serves the device gauges from {@code index}; separate because the index is built after the observers. */

@@ -31,7 +31,9 @@ public final class Collapse {
             }
             var perContainer = new HashMap<String, Grant>();
             for (ContainerDevice d : containers.get(i)) {
-                perContainer.merge(d.uuid(), new Grant(1, d.usedmem(), d.usedcores()), Grant::plus);
+                // Decoders refuse negative numbers; never letting one through keeps usage from dropping below
+                // what was granted even if a decoder changes.
+                perContainer.merge(d.uuid(), new Grant(1, Math.max(d.usedmem(), 0), Math.max(d.usedcores(), 0)), Grant::plus);
             }
             if (init) {
                 perContainer.forEach((uuid, g) -> initPeak.merge(uuid, new Grant(1, g.mem(), g.cores()),

@@ -1,13 +1,14 @@
 package io.hami.scheduler.usage;
 
 /**
- * What one pod (or the sum of several) holds of one device.
+ * What one pod (or the sum of several) holds of one device. Sums are longs so that no number of int32 grants
+ * can wrap around to a negative total (which would read as free capacity).
  *
  * @param slots number of grants counted against the device's split count
  * @param mem   memory, MiB
  * @param cores cores
  */
-public record Grant(int slots, int mem, int cores) {
+public record Grant(long slots, long mem, long cores) {
     public static final Grant ZERO = new Grant(0, 0, 0);
 
     public Grant plus(Grant o) {

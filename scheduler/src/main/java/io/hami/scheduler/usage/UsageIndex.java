@@ -207,7 +207,7 @@ public final class UsageIndex {
             var usages = new ArrayList<DeviceUsage>(list.size());
             for (DeviceInfo d : list) {
                 Grant g = entry.used.getOrDefault(d.id(), Grant.ZERO).minus(own.getOrDefault(d.id(), Grant.ZERO));
-                usages.add(new DeviceUsage(d, g.slots(), g.mem(), g.cores()));
+                usages.add(new DeviceUsage(d, saturated(g.slots()), saturated(g.mem()), saturated(g.cores())));
             }
             devices.put(vendor, List.copyOf(usages));
         });
@@ -216,6 +216,24 @@ public final class UsageIndex {
         entry.undecodable.entrySet().stream().filter(e -> !e.getKey().equals(excludedPod)).sorted(Map.Entry.comparingByKey())
                 .forEach(e -> failClosed.add(e.getValue()));
         return new NodeSnapshot(new NodeView(node, entry.annotations, devices), failClosed);
+    }
+
+    /** A sum as the fit walk reads it: more than an int holds is full (never wrapped), and never below zero. */
+    private static int saturated(long sum) {
+        return (int) Math.clamp(sum, 0, Integer.MAX_VALUE);
+    }
+
+    /** Per node, how many pods' allocations cannot be read there (each makes the node fail closed). */
+    public Map<String, Integer> undecodablePods() {
+        var out = new TreeMap<String, Integer>();
+        nodes.forEach((node, entry) -> {
+            synchronized (entry) {
+                if (!entry.undecodable.isEmpty()) {
+                    out.put(node, entry.undecodable.size());
+                }
+            }
+        });
+        return out;
     }
 
     /** Names of the nodes with an inventory. */

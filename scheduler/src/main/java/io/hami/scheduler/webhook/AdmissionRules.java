@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.fit.QuotaRoom;
-import io.hami.protocol.quantity.ContainerResources;
-import io.hami.protocol.quantity.ResourceAmount;
 import io.hami.protocol.spi.Admission;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
@@ -94,9 +92,9 @@ public final class AdmissionRules {
         all.addAll(pod.getSpec().getContainers());
         for (Container c : all) {
             for (DeviceBackend b : backends.all()) {
-                String invalid = invalidQuantity(c, b);
-                if (invalid != null) {
-                    return new Verdict.Denied(invalid);
+                var unrepresentable = b.unrepresentable(c);
+                if (unrepresentable.isPresent()) {
+                    return new Verdict.Denied(unrepresentable.get());
                 }
                 switch (b.admit(c)) {
                     case Admission.Rejected r -> {
@@ -107,6 +105,15 @@ public final class AdmissionRules {
                         apply(c, a);
                         podAnnotations.putAll(a.podAnnotationsToSet());
                     }
+                }
+            }
+        }
+        // The vendors' defaults (counts, cores, memory for several GPUs) must be representable too.
+        for (Container c : all) {
+            for (DeviceBackend b : backends.all()) {
+                var unrepresentable = b.unrepresentable(c);
+                if (unrepresentable.isPresent()) {
+                    return new Verdict.Denied(unrepresentable.get() + " (after the " + b.vendor() + " defaults were applied)");
                 }
             }
         }
@@ -184,24 +191,6 @@ public final class AdmissionRules {
     /** Keys the scheduler and plugins own (D4): {@code hami.io/vgpu-*}, {@code hami.io/bind-*} and every vendor's pod keys. */
     boolean isProtocolKey(String key) {
         return key.startsWith("hami.io/vgpu-") || key.startsWith("hami.io/bind-") || protocolKeys.contains(key);
-    }
-
-    private static String invalidQuantity(Container c, DeviceBackend b) {
-        for (String name : b.resources().all()) {
-            ResourceAmount amount = ContainerResources.read(c, name);
-            switch (amount) {
-                case ResourceAmount.Invalid i -> {
-                    return "invalid quantity \"" + i.quantity() + "\" for " + name + " in container " + c.getName() + ": " + i.reason();
-                }
-                case ResourceAmount.NotInt64 n -> {
-                    return "invalid quantity \"" + n.quantity() + "\" for " + name + " in container " + c.getName()
-                            + ": must be a whole number";
-                }
-                default -> {
-                }
-            }
-        }
-        return null;
     }
 
     private static void apply(Container c, Admission.Accepted a) {

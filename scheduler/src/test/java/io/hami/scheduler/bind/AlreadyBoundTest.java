@@ -62,14 +62,6 @@ class AlreadyBoundTest {
         // Pauses the first bind right after it took n1's lock, as a slow API server would.
         BindObserver pausing = new BindObserver() {
             @Override
-            public void bound(Pod pod, String node, Duration took) {
-            }
-
-            @Override
-            public void bindFailed(Pod pod, String node, String message, Duration took) {
-            }
-
-            @Override
             public void lock(String node, LockOutcome outcome, Duration took) {
                 if (node.equals("n1")) {
                     locked.countDown();

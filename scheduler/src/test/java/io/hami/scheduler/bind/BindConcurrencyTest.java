@@ -12,8 +12,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.kube.lock.HolderPod;
 import io.hami.kube.lock.HolderState;
 import io.hami.kube.lock.LockRules;
+import io.hami.kube.lock.LockTimeouts;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.kube.patch.AnnotationPatch;
 import io.hami.lab.apiserver.EmbeddedApiServer;
@@ -255,9 +257,8 @@ class BindConcurrencyTest {
             }
             var lock = NodeLockCodec.decode(value);
             Pod holder = admin.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
-            HolderState state = holder == null ? HolderState.GONE
-                    : NodeLockClient.holderState(node.getMetadata().getName(), lock, holder.getMetadata().getAnnotations());
-            var decision = LockRules.decide(lock, "default", "someone-else", state, later, LOCK_TIMEOUT);
+            HolderState state = LockRules.holderState(node.getMetadata().getName(), lock, HolderPod.of(holder));
+            var decision = LockRules.decide(lock, "default", "someone-else", state, later, LockTimeouts.of(LOCK_TIMEOUT));
             assertThat(decision).as("lock %s on %s is recoverable", value, node.getMetadata().getName())
                     .isNotInstanceOf(LockRules.Decision.Wait.class);
         }

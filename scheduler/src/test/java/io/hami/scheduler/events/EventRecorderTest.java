@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.kube.events.PodEvents;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.scheduler.metrics.Scrape;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -146,7 +147,7 @@ class EventRecorderTest {
         }
 
         assertThat(events()).singleElement().extracting(Event::getMessage)
-                .isEqualTo("x".repeat(EventRecorder.MESSAGE_LIMIT - 3) + "...");
+                .isEqualTo("x".repeat(PodEvents.MESSAGE_LIMIT - 3) + "...");
     }
 
     @Test

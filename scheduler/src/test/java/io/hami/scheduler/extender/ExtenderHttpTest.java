@@ -190,7 +190,7 @@ class ExtenderHttpTest {
         assertThat(JSON.readTree(empty.body()).get("Error").asString()).contains("please send a request body");
         var malformed = f.post("/bind", "{\"PodName\":");
         assertThat(malformed.statusCode()).isEqualTo(400);
-        assertThat(JSON.readTree(malformed.body()).get("Error").asString()).startsWith("malformed BindingArgs");
+        assertThat(JSON.readTree(malformed.body()).get("Error").asString()).startsWith("malformed ExtenderBindingArgs");
         var huge = f.post("/filter", "{\"Pod\":{\"metadata\":{\"name\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}}}");
         assertThat(huge.statusCode()).isEqualTo(413);
         assertThat(JSON.readTree(huge.body()).get("Error").asString()).contains("exceeds 4194304 bytes");
@@ -202,5 +202,21 @@ class ExtenderHttpTest {
         assertThat(notFound.get("Error").asString()).isEqualTo("pod default/nope not found");
         assertThat(f.getPath("/healthz").statusCode()).isEqualTo(200);
         assertThat(f.getPath("/readyz").statusCode()).isEqualTo(200);
+    }
+
+    /** Issue 16: a count no vendor can represent used to pass filter everywhere and bind without a grant. */
+    @Test
+    void anUnrepresentableQuantityFitsNoNodeAndIsNeverBound() throws Exception {
+        var pod = f.pod("huge", container("c", "nvidia.com/gpu", "4Gi"));
+        var result = filter(f.podJson(pod), names("gpu-1", "gpu-2", "hcu-1", "mlu-1"));
+        assertThat(result.get("NodeNames").toString()).isEqualTo("[]");
+        for (String node : java.util.List.of("gpu-1", "gpu-2", "hcu-1", "mlu-1")) {
+            assertThat(result.get("FailedNodes").get(node).asString()).as(node).isEqualTo("unrepresentable request: container c:"
+                    + " nvidia.com/gpu \"4Gi\" (4294967296) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)");
+        }
+        var bind = JSON.readTree(f.post("/bind", "{\"PodName\":\"huge\",\"PodNamespace\":\"default\",\"Node\":\"gpu-1\"}").body());
+        assertThat(bind.get("Error").asString()).contains("unrepresentable request");
+        assertThat(f.get("huge").getSpec().getNodeName()).isNull();
+        assertThat(f.annotations("huge")).doesNotContainKeys("hami.io/vgpu-node", "hami.io/vgpu-devices-allocated");
     }
 }

@@ -53,6 +53,28 @@ class NodePlacementTest {
     final NodeView nvidiaNode = new NodeView("n1", Map.of(), Map.of("NVIDIA", List.of(
             new DeviceUsage(gpu("G0", 0), 5, 4000, 50), DeviceUsage.idle(gpu("G1", 1)))));
 
+    /** Issue 16: such pods used to read as "no request", fit every node and bind without a grant. */
+    @Test
+    void anAmountNoVendorCanRepresentFitsNoNodeWithTheReasonNeverAsNoRequest() {
+        var noGpus = new NodeView("cpu-only", Map.of(), Map.of());
+        for (var c : List.of(container("c", "nvidia.com/gpu", "2147483648"), container("c", "nvidia.com/gpu", "4Gi"),
+                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4Gi"), container("c", "nvidia.com/gpumem", "4Gi"),
+                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpucores", "150"), container("c", "hygon.com/hcunum", "1e18"))) {
+            var p = pod(List.of(), List.of(c));
+            PodRequest request = PodRequest.of(p, BACKENDS);
+            assertThat(request.isEmpty()).as("%s", c.getResources()).isFalse();
+            for (NodeView node : List.of(nvidiaNode, noGpus)) {
+                assertThat(place(p, node, "binpack")).as("%s on %s", c.getResources(), node.name())
+                        .isInstanceOfSatisfying(Placement.Unplaced.class, u -> assertThat(u.reason())
+                                .startsWith("unrepresentable request: container c: ").contains(" is out of range; "));
+            }
+        }
+        var init = pod(List.of(container("i", "nvidia.com/gpumem", "1.5")), List.of(container("c", "nvidia.com/gpu", "1")));
+        assertThat(PodRequest.of(init, BACKENDS).refusal()).isEqualTo(
+                "container i: nvidia.com/gpumem \"1.5\" is not a whole number; NVIDIA takes a whole number from 0 to 2147483647 (MiB)");
+        assertThat(PodRequest.of(pod(List.of(), List.of(container("c", "cpu", "1"))), BACKENDS).isEmpty()).isTrue();
+    }
+
     @Test
     void binpackChoosesTheFullerDeviceAndSpreadTheEmptierOne() {
         var p = pod(List.of(), List.of(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000")));

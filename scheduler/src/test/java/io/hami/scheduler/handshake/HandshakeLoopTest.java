@@ -127,6 +127,28 @@ class HandshakeLoopTest {
         return a == null ? null : a.get(key);
     }
 
+    @Test
+    void aRequestWithAnUnreadableTimeExpiresAtOnceInsteadOfPendingForever() throws Exception {
+        try (var server = EmbeddedApiServer.start(); var client = server.newClient()) {
+            var hcu = new DeviceInfo("HCU-1", 0, 10, 16000, 100, "HCU-Z100", 0, "hami-core", true);
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n")
+                    .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcu)))
+                    .addToAnnotations("hami.io/node-handshake-hcu", "Requesting_2026.08.01 06:00").endMetadata()
+                    .withNewStatus().addToAllocatable("hygon.com/hcunum", new Quantity("0")).endStatus().build()).create();
+            try (var app = SchedulerApp.start(client, SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5)),
+                    new PrometheusRegistry(), clock)) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> app.index().nodeNames().contains("n"));
+                // Before, such a value counted as pending at any age: it stayed, and the node kept devices no plugin answered
+                // for. Now it expires: withdrawn and deleted, and the next round asks again with a readable time.
+                await().atMost(Duration.ofSeconds(15)).until(() -> {
+                    app.handshake().round();
+                    return "Requesting_2026-08-01 06:00:00".equals(handshake(client));
+                });
+                assertThat(hcuDevices(app)).as("a fresh request is pending: devices kept while the plugin has time").isEqualTo(1);
+            }
+        }
+    }
+
     static int hcuDevices(SchedulerApp app) {
         return app.index().snapshot("n").map(s -> s.view().devicesOf("HCU").size()).orElse(0);
     }

@@ -62,4 +62,18 @@ class LeaderElectionTest {
             follower.close();
         }
     }
+
+    @Test
+    void twoReplicasOnOneHostWithoutAPodNameNeverBothLead() throws Exception {
+        try (var server = EmbeddedApiServer.start()) {
+            // Before, both took the hostname as identity, and each took the Lease held under it as its own.
+            var a = replica(server, ElectionIdentity.of(null, "same-host"));
+            var b = replica(server, ElectionIdentity.of(null, "same-host"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> a.isLeader() || b.isLeader());
+            // over several retry periods (2 s) of the other replica, it never takes the Lease as its own
+            await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(10)).until(() -> !(a.isLeader() && b.isLeader()));
+            a.close();
+            b.close();
+        }
+    }
 }

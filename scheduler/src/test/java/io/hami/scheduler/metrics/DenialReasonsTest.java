@@ -34,6 +34,12 @@ class DenialReasonsTest {
     }
 
     @Test
+    void unrepresentableRequestsAreOneKindWhateverTheirDetails() {
+        assertThat(DenialReasons.kinds("unrepresentable request: container c: nvidia.com/gpu \"4Gi\" (4294967296) is out of range;"
+                + " NVIDIA takes a whole number from 0 to 2147483647 (devices)")).containsExactly("unrepresentable request");
+    }
+
+    @Test
     void unrecognisedTextIsOtherSoTheLabelSetStaysBounded() {
         assertThat(DenialReasons.kinds("failed to fetch node info: timeout, retry")).containsExactly("other");
         assertThat(DenialReasons.kinds("1/2 CardInsufficientMemory, something went wrong"))

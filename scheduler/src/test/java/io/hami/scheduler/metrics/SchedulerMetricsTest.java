@@ -93,6 +93,25 @@ class SchedulerMetricsTest {
     }
 
     @Test
+    void podsWithAnUndecodableAllocationAreCountedPerNodeUntilTheyGo() {
+        var index = new UsageIndex();
+        index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(gpu("G1", 0))), Map.of());
+        metrics.registerDeviceUsage(index);
+        assertThat(Scrape.samples(registry, "hami_undecodable_allocation_pods")).isEmpty();
+
+        index.putPod("ns/a", new PodUsage.Undecodable("n1", "pod ns/a has an undecodable annotation"));
+        index.putPod("ns/b", new PodUsage.Undecodable("n1", "pod ns/b has an undecodable annotation"));
+        index.putPod("ns/c", new PodUsage.Undecodable("n2", "pod ns/c has an undecodable annotation"));
+        assertThat(Scrape.samples(registry, "hami_undecodable_allocation_pods")).containsExactlyInAnyOrder(
+                "hami_undecodable_allocation_pods{node=\"n1\"} 2.0", "hami_undecodable_allocation_pods{node=\"n2\"} 1.0");
+
+        index.removePod("ns/a");
+        index.removePod("ns/c");
+        assertThat(Scrape.samples(registry, "hami_undecodable_allocation_pods")).containsExactly(
+                "hami_undecodable_allocation_pods{node=\"n1\"} 1.0");
+    }
+
+    @Test
     void deviceGaugesCarryUpstreamNamesAndLabelsAndFollowTheIndexAtEachScrape() {
         var index = new UsageIndex();
         index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(gpu("G1", 0), gpu("G2", 1))), Map.of());

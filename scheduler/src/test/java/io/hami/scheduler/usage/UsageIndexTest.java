@@ -6,10 +6,15 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.fit.DeviceUsage;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.fit.NodePlacement;
+import io.hami.scheduler.fit.Placement;
+import io.hami.scheduler.fit.PodRequest;
+import io.hami.scheduler.fit.ScoringWeights;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -71,6 +76,59 @@ class UsageIndexTest {
         index.putPod("ns/bad", PodUsage.of(pod("bad", "n1", "G1,NVIDIA,12,10:;", "Running"), BACKENDS));
         assertThat(index.snapshot("n1").orElseThrow().failClosed()).isEmpty();
         assertThat(usage(index, "n1").get("G1").usedmem()).isEqualTo(12);
+    }
+
+    /**
+     * Issue 16: a pod that skipped the webhook carries a negative allocation. It must not create capacity: its
+     * node fails closed, and even past that, two full-card pods can never both get GPU-a.
+     */
+    @Test
+    void aNegativeAllocationNeverCreatesCapacity() {
+        var index = new UsageIndex();
+        var card = new DeviceInfo("GPU-a", 0, 10, 40960, 100, "NVIDIA-A100", 0, "hami-core", true);
+        index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(card)), Map.of());
+        index.putPod("ns/hostile", PodUsage.of(pod("hostile", "n1", "GPU-a,NVIDIA,-40960,-100:;", "Running"), BACKENDS));
+
+        assertThat(index.snapshot("n1").orElseThrow().failClosed()).singleElement().asString()
+                .contains("pod ns/hostile has an undecodable hami.io/vgpu-devices-allocated")
+                .contains("\"-40960\", want a whole number from 0 to 2147483647");
+        assertThat(index.undecodablePods()).containsExactly(Map.entry("n1", 1));
+        assertThat(usage(index, "n1").get("GPU-a")).isEqualTo(DeviceUsage.idle(card));
+
+        // Past the fail-closed check (defence in depth): the first full card fits, the second does not.
+        var fullCard = new PodBuilder().withNewMetadata().withNamespace("ns").withName("full").endMetadata().withNewSpec()
+                .addNewContainer().withName("c").withNewResources().addToLimits("nvidia.com/gpu", new Quantity("1"))
+                .addToLimits("nvidia.com/gpucores", new Quantity("100")).endResources().endContainer().endSpec().build();
+        assertThat(placeOn(index, fullCard)).isInstanceOf(Placement.Placed.class);
+        index.putPod("ns/first", PodUsage.of(pod("first", "n1", "GPU-a,NVIDIA,40960,100:;", "Running"), BACKENDS));
+        assertThat(placeOn(index, fullCard)).isInstanceOf(Placement.Unplaced.class);
+
+        index.removePod("ns/hostile");
+        assertThat(index.snapshot("n1").orElseThrow().failClosed()).isEmpty();
+        assertThat(index.undecodablePods()).isEmpty();
+    }
+
+    private static Placement placeOn(UsageIndex index, Pod pod) {
+        return NodePlacement.place(PodRequest.of(pod, BACKENDS), index.snapshot("n1").orElseThrow().view(), BACKENDS,
+                new NodePlacement.Policy("binpack", ScoringWeights.DEFAULT, false), Map.of(), Map.of());
+    }
+
+    @Test
+    void usageContributionsAreNeverNegativeAndSumsNeverWrap() {
+        // A model built in code (not decoded) with negative values still counts as nothing, never less.
+        var negative = new io.hami.protocol.device.PodDevices(List.of(List.of(new io.hami.protocol.device.ContainerDevice("G1", "NVIDIA", -5000, -50))));
+        assertThat(Collapse.of(negative, 0, false)).containsExactly(Map.entry("G1", new Grant(1, 0, 0)));
+
+        var index = indexWithTwoNodes();
+        for (int i = 0; i < 3; i++) {
+            index.putPod("ns/big" + i, PodUsage.of(pod("big" + i, "n1", "G1,NVIDIA,2147483647,2147483647:;", "Running"), BACKENDS));
+        }
+        assertThat(usage(index, "n1").get("G1")).isEqualTo(new DeviceUsage(gpu("G1", 0), 3, Integer.MAX_VALUE, Integer.MAX_VALUE));
+        index.removePod("ns/big0");
+        index.removePod("ns/big1");
+        assertThat(usage(index, "n1").get("G1")).isEqualTo(new DeviceUsage(gpu("G1", 0), 1, Integer.MAX_VALUE, Integer.MAX_VALUE));
+        index.removePod("ns/big2");
+        assertThat(usage(index, "n1").get("G1")).isEqualTo(DeviceUsage.idle(gpu("G1", 0)));
     }
 
     @Test

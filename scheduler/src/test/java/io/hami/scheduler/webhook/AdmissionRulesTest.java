@@ -14,6 +14,7 @@ import io.hami.protocol.spi.DeviceBackends;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class AdmissionRulesTest {
@@ -114,11 +115,56 @@ class AdmissionRulesTest {
     @Test
     void invalidQuantitiesAreRejectedNamingTheResourceAndContainer() {
         assertThat(denied(pod(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1.5"))))
-                .isEqualTo("invalid quantity \"1.5\" for nvidia.com/gpumem in container c: must be a whole number");
+                .isEqualTo("container c: nvidia.com/gpumem \"1.5\" is not a whole number; NVIDIA takes a whole number from 0 to 2147483647 (MiB)");
         var bad = new ContainerBuilder().withName("x").withNewResources().addToLimits("hygon.com/hcumem", new Quantity("12x")).endResources().build();
-        assertThat(denied(pod(bad))).startsWith("invalid quantity \"12x\" for hygon.com/hcumem in container x: ");
+        assertThat(denied(pod(bad))).startsWith("container x: hygon.com/hcumem \"12x\" is not a quantity; HCU takes a whole number from 0 to");
         assertThat(denied(pod(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem-percentage", "150"))))
-                .isEqualTo("invalid nvidia.com/gpumem-percentage value 150 in container c: must be an integer between 0 and 100");
+                .isEqualTo("container c: nvidia.com/gpumem-percentage \"150\" is out of range; NVIDIA takes a whole number from 0 to 100"
+                        + " (percent of a device's memory)");
+    }
+
+    /** Issue 16: amounts a vendor cannot represent used to read as "no request" and bind without a grant. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "nvidia.com/gpu|1e18|\"1e18\" (1000000000000000000) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)",
+        "nvidia.com/gpu|2147483648|\"2147483648\" is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)",
+        "nvidia.com/gpu|4Gi|\"4Gi\" (4294967296) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)",
+        "nvidia.com/gpumem|4Gi|\"4Gi\" (4294967296) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (MiB)",
+        "nvidia.com/gpucores|101|\"101\" is out of range; NVIDIA takes a whole number from 0 to 100 (percent of a device)",
+        "cambricon.com/vmlu|2147483648|\"2147483648\" is out of range; MLU takes a whole number from 0 to 2147483647 (devices)",
+        "cambricon.com/mlu.smlu.vmemory|8388608|\"8388608\" is out of range; MLU takes a whole number from 0 to 8388607 (units of 256 MiB)",
+        "cambricon.com/mlu.smlu.vcore|150|\"150\" is out of range; MLU takes a whole number from 0 to 100 (percent of a device)",
+        "mthreads.com/vgpu|4Gi|\"4Gi\" (4294967296) is out of range; Mthreads takes a whole number from 0 to 2147483647 (devices)",
+        "mthreads.com/sgpu-memory|4194304|\"4194304\" is out of range; Mthreads takes a whole number from 0 to 4194303 (units of 512 MiB)",
+        "hygon.com/hcunum|1e10|\"1e10\" (10000000000) is out of range; HCU takes a whole number from 0 to 2147483647 (devices)",
+        "hygon.com/hcumem|2147483648|\"2147483648\" is out of range; HCU takes a whole number from 0 to 2147483647 (MiB)",
+        "hygon.com/hcucores|101|\"101\" is out of range; HCU takes a whole number from 0 to 100 (percent of a device)",
+    })
+    void quantitiesAVendorCannotRepresentAreRefusedNamingTheResourceAndTheLimit(String resource, String quantity, String why) {
+        assertThat(denied(pod(container("main", resource, quantity)))).isEqualTo("container main: " + resource + " " + why);
+    }
+
+    @Test
+    void theLargestRepresentableAmountsPass() {
+        allowed(pod(container("main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "2147483647", "nvidia.com/gpucores", "100")));
+        allowed(pod(container("main", "hygon.com/hcunum", "1", "hygon.com/hcucores", "100")));
+    }
+
+    @Test
+    void anEmptyQuantityIsRefusedNamingTheResource() {
+        // fabric8 cannot build Quantity(""), but a model object can carry an empty amount (as read from JSON "").
+        var c = new ContainerBuilder().withName("main").withNewResources().addToLimits("nvidia.com/gpu", new Quantity()).endResources().build();
+        assertThat(denied(pod(c))).isEqualTo("container main: nvidia.com/gpu \"\" is not a quantity; NVIDIA takes a whole number from 0 to"
+                + " 2147483647 (devices)");
+    }
+
+    @Test
+    void mooreThreadsDefaultsForManyGpusMustBeRepresentableToo() {
+        // 43691 GPUs make the webhook's default memory 43691 * 96 units, more than 4194303.
+        assertThat(denied(pod(container("main", "mthreads.com/vgpu", "43691"))))
+                .startsWith("container main: mthreads.com/sgpu-memory \"4194336\" is out of range;")
+                .endsWith("(after the Mthreads defaults were applied)");
+        allowed(pod(container("main", "mthreads.com/vgpu", "43690")));
     }
 
     @Test

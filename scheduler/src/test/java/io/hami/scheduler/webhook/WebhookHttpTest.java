@@ -31,7 +31,11 @@ class WebhookHttpTest {
     }
 
     static AdmissionReview review(io.fabric8.kubernetes.api.model.Pod pod) throws Exception {
-        var in = new AdmissionReviewBuilder().withApiVersion("admission.k8s.io/v1").withKind("AdmissionReview")
+        return review(pod, "admission.k8s.io/v1");
+    }
+
+    static AdmissionReview review(io.fabric8.kubernetes.api.model.Pod pod, String apiVersion) throws Exception {
+        var in = new AdmissionReviewBuilder().withApiVersion(apiVersion).withKind("AdmissionReview")
                 .withNewRequest().withUid("uid-1").withNamespace("ns").withOperation("CREATE").withObject(pod).endRequest().build();
         var r = f.post("/webhook", K8S.asJson(in));
         assertThat(r.statusCode()).isEqualTo(200);
@@ -62,10 +66,85 @@ class WebhookHttpTest {
     }
 
     @Test
-    void answersUnreadableReviewsWith400() throws Exception {
-        assertThat(f.post("/webhook", "{not json").statusCode()).isEqualTo(400);
-        assertThat(f.post("/webhook", "").statusCode()).isEqualTo(400);
+    void answersUnreadableReviewsWith400AndAReasonEach() throws Exception {
+        assertThat(f.post("/webhook", "{not json")).satisfies(r -> {
+            assertThat(r.statusCode()).isEqualTo(400);
+            assertThat(r.body()).startsWith("malformed AdmissionReview: not valid JSON at line 1, column 2");
+        });
+        assertThat(f.post("/webhook", "").body()).isEqualTo("AdmissionReview body missing");
+        assertThat(f.post("/webhook", "null")).satisfies(r -> {
+            assertThat(r.statusCode()).isEqualTo(400);
+            assertThat(r.body()).isEqualTo("AdmissionReview body is JSON null, want an AdmissionReview object");
+        });
+        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}")).satisfies(r -> {
+            assertThat(r.statusCode()).isEqualTo(400);
+            assertThat(r.body()).isEqualTo("AdmissionReview has no request");
+        });
+        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"operation\":\"CREATE\"}}"))
+                .satisfies(r -> {
+                    assertThat(r.statusCode()).isEqualTo(400);
+                    assertThat(r.body()).isEqualTo("AdmissionReview request has no uid to answer with");
+                });
+        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v2\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}"))
+                .satisfies(r -> {
+                    assertThat(r.statusCode()).isEqualTo(400);
+                    assertThat(r.body()).contains("apiVersion admission.k8s.io/v2 is not served");
+                });
+        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":\"x\"}").body())
+                .isEqualTo("malformed AdmissionReview: field request: expected an object, got a string");
         var noPod = f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}");
         assertThat(K8S.unmarshal(noPod.body(), AdmissionReview.class).getResponse().getStatus().getMessage()).isEqualTo("the review carries no Pod");
+    }
+
+    @Test
+    void aV1beta1ReviewIsAnsweredAsV1beta1() throws Exception {
+        var pod = new PodBuilder().withNewMetadata().withName("p").endMetadata().withNewSpec()
+                .withContainers(container("c", "nvidia.com/gpu", "1")).endSpec().build();
+        var out = review(pod, "admission.k8s.io/v1beta1");
+        assertThat(out.getApiVersion()).isEqualTo("admission.k8s.io/v1beta1");
+        assertThat(out.getResponse().getUid()).isEqualTo("uid-1");
+        assertThat(out.getResponse().getAllowed()).isTrue();
+        assertThat(out.getResponse().getPatchType()).isEqualTo("JSONPatch");
+        assertThat(review(pod).getApiVersion()).isEqualTo("admission.k8s.io/v1");
+    }
+
+    static io.fabric8.kubernetes.api.model.Pod optedOut(io.fabric8.kubernetes.api.model.Container c) {
+        return new PodBuilder().withNewMetadata().withName("p").addToLabels("hami.io/webhook", "ignore").endMetadata()
+                .withNewSpec().withContainers(c).endSpec().build();
+    }
+
+    @Test
+    void theOptOutLabelExemptsAPodWithoutManagedResources() throws Exception {
+        var out = review(optedOut(container("c", "cpu", "1"))).getResponse();
+        assertThat(out.getAllowed()).isTrue();
+        assertThat(out.getPatch()).isNull();
+        assertThat(out.getWarnings()).isNullOrEmpty();
+    }
+
+    @Test
+    void theOptOutLabelDoesNotExemptAPodThatRequestsDevices() throws Exception {
+        var out = review(optedOut(container("c", "nvidia.com/gpu", "1"))).getResponse();
+        assertThat(out.getAllowed()).isTrue();
+        String patch = new String(Base64.getDecoder().decode(out.getPatch()), StandardCharsets.UTF_8);
+        assertThat(patch).contains("\"path\":\"/spec/schedulerName\"").contains("nvidia.com~1gpucores");
+        assertThat(out.getWarnings()).singleElement().asString()
+                .isEqualTo("label hami.io/webhook=ignore does not exempt pods that request devices (nvidia.com/gpu): this pod was reviewed like any other");
+
+        // the self-grant of issue 16: label, nodeName and a device request; refused like any pod
+        var selfGrant = new PodBuilder(optedOut(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000")))
+                .editSpec().withNodeName("gpu-node").endSpec().build();
+        var denied = review(selfGrant).getResponse();
+        assertThat(denied.getAllowed()).isFalse();
+        assertThat(denied.getStatus().getMessage()).startsWith("pod has node assigned (spec.nodeName gpu-node)");
+        assertThat(denied.getWarnings()).singleElement().asString().contains("nvidia.com/gpu, nvidia.com/gpumem");
+    }
+
+    @Test
+    void aLabelOtherThanIgnoreChangesNothing() throws Exception {
+        var pod = new PodBuilder().withNewMetadata().withName("p").addToLabels("hami.io/webhook", "enabled").endMetadata()
+                .withNewSpec().withContainers(container("c", "hygon.com/hcunum", "1")).endSpec().build();
+        var out = review(pod).getResponse();
+        assertThat(out.getWarnings()).isNullOrEmpty();
+        assertThat(out.getPatch()).isNotNull();
     }
 }

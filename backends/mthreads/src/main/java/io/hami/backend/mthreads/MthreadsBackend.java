@@ -2,10 +2,12 @@ package io.hami.backend.mthreads;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.quantity.QuantityLimit;
 import io.hami.protocol.spi.Admission;
 import io.hami.protocol.spi.CapacityBackend;
 import io.hami.protocol.spi.NodeDiscovery;
 import io.hami.protocol.spi.ResourceNames;
+import java.util.List;
 import java.util.Optional;
 
 /** The Moore Threads backend: devices from node Capacity ({@code <node>-mthreads-<i>}), no handshake, one GPU per pod. */
@@ -22,6 +24,15 @@ public final class MthreadsBackend extends CapacityBackend {
                         MthreadsRequests.MEMORY_UNIT_MIB, "mthreads", MthreadsKeys.VENDOR),
                 container -> MthreadsRequests.of(container, config), MthreadsFitRules.INSTANCE);
         this.config = config;
+    }
+
+    /** As the default, but cores count sixteenths of a GPU summed over the container's GPUs (divided by the count). */
+    @Override
+    public List<QuantityLimit> quantityLimits() {
+        return super.quantityLimits().stream()
+                .map(l -> l.resource().equals(config.resourceCoreName())
+                        ? new QuantityLimit(l.resource(), Integer.MAX_VALUE, CORES_PER_DEVICE + "ths of a GPU, summed over its GPUs") : l)
+                .toList();
     }
 
     @Override

@@ -48,8 +48,16 @@ final class GoStrconv {
         return value < min || value > max ? OptionalLong.empty() : OptionalLong.of(value);
     }
 
-    static OptionalLong parseInt32(String s) {
-        return parseInt(s, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    /** What {@link #parseNonNegativeInt32} accepts, for error messages. */
+    static final String NON_NEGATIVE_INT32 = "a whole number from 0 to " + Integer.MAX_VALUE;
+
+    /**
+     * Every number of the protocol (grants, counts, memory, cores, NUMA node, index) is a non-negative int32:
+     * no writer emits a negative one, and a negative or overflowing one read from a pod or node would change
+     * the usage the scheduler counts.
+     */
+    static OptionalLong parseNonNegativeInt32(String s) {
+        return parseInt(s, 0, Integer.MAX_VALUE);
     }
 
     /** Go's {@code strconv.ParseBool}: 1 t T TRUE true True 0 f F FALSE false False; null when invalid. */

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The legacy colon form of a node register annotation (Hygon HCU; reference/upstream-scheduler.md §2.1):
  * devices {@code id,count,devmem,devcore,type,numa,health[,index,mode]}, each ended by {@code :}.
- * Readers accept 7 or 9 fields; the writer always emits 9. One malformed device invalidates the value.
+ * Readers accept 7 or 9 fields; the writer always emits 9. One malformed device invalidates the value, and so
+ * does a negative or overflowing number.
  */
 public final class LegacyRegisterCodec {
     /** Mode of a 7-field device, which predates the field. */
@@ -42,31 +43,29 @@ public final class LegacyRegisterCodec {
         int devcore = int32(f[3], "core", n);
         Boolean health = GoStrconv.parseBool(f[6]);
         if (health == null) {
-            throw invalid("health", n, f[6]);
+            throw invalid("health", n, f[6], "true or false");
         }
         int numa = int32(f[5], "numa", n);
         int index = 0;
         String mode = DEFAULT_MODE;
         if (f.length == 9) {
             index = int32(f[7], "index", n);
-            if (index < 0) {
-                throw new AnnotationFormatException("index field must not be negative in device " + n + ": " + GoStrconv.quote(f[7]));
-            }
             mode = f[8];
         }
         return new DeviceInfo(f[0], index, count, devmem, devcore, f[4], numa, mode, health);
     }
 
     private static int int32(String text, String field, int n) throws AnnotationFormatException {
-        var v = GoStrconv.parseInt32(text);
+        var v = GoStrconv.parseNonNegativeInt32(text);
         if (v.isEmpty()) {
-            throw invalid(field, n, text);
+            throw invalid(field, n, text, GoStrconv.NON_NEGATIVE_INT32);
         }
         return (int) v.getAsLong();
     }
 
-    private static AnnotationFormatException invalid(String field, int n, String text) {
-        return new AnnotationFormatException("invalid " + field + " field in device " + n + ": " + GoStrconv.quote(text));
+    private static AnnotationFormatException invalid(String field, int n, String text, String want) {
+        return new AnnotationFormatException("invalid " + field + " field in device " + n + ": " + GoStrconv.quote(text)
+                + ", want " + want);
     }
 
     /**

@@ -11,7 +11,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The NVIDIA register annotation: a JSON array byte-compatible with Go's {@code encoding/json}
  * (reference/upstream-scheduler.md §2.2). Key order {@code id, index, count, devmem, devcore, type, numa,
- * mode, health}; zero values omitted; keys read case-insensitively; unknown keys ignored.
+ * mode, health}; zero values omitted; keys read case-insensitively; unknown keys ignored; every number a
+ * non-negative int32.
  */
 public final class NvidiaRegisterCodec {
     private static final List<String> KEYS =
@@ -85,7 +86,7 @@ public final class NvidiaRegisterCodec {
         private String id = "";
         private String type = "";
         private String mode = "";
-        private long index;
+        private int index;
         private int count;
         private int devmem;
         private int devcore;
@@ -104,11 +105,12 @@ public final class NvidiaRegisterCodec {
                 case "id" -> id = string(key, v);
                 case "type" -> type = string(key, v);
                 case "mode" -> mode = string(key, v);
-                case "index" -> index = integer(key, v, 0, Integer.MAX_VALUE);
-                case "count" -> count = (int) integer(key, v, Integer.MIN_VALUE, Integer.MAX_VALUE);
-                case "devmem" -> devmem = (int) integer(key, v, Integer.MIN_VALUE, Integer.MAX_VALUE);
-                case "devcore" -> devcore = (int) integer(key, v, Integer.MIN_VALUE, Integer.MAX_VALUE);
-                case "numa" -> numa = (int) integer(key, v, Integer.MIN_VALUE, Integer.MAX_VALUE);
+                // Every number is a non-negative int32 (GoStrconv.parseNonNegativeInt32 says why).
+                case "index" -> index = integer(key, v);
+                case "count" -> count = integer(key, v);
+                case "devmem" -> devmem = integer(key, v);
+                case "devcore" -> devcore = integer(key, v);
+                case "numa" -> numa = integer(key, v);
                 case "health" -> {
                     if (!v.isBoolean()) {
                         throw invalid(key, v, "a boolean");
@@ -126,12 +128,12 @@ public final class NvidiaRegisterCodec {
             return GoJson.sanitize(v.stringValue()); // Go reads an invalid surrogate escape as U+FFFD
         }
 
-        private long integer(String key, JsonNode v, long min, long max) throws AnnotationFormatException {
+        private int integer(String key, JsonNode v) throws AnnotationFormatException {
             // Go rejects 1.0 and 1e2 for integer fields, as Jackson's integral-number check does.
-            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < min || v.longValue() > max) {
-                throw invalid(key, v, min == 0 ? "a non-negative integer" : "a 32-bit integer");
+            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0 || v.longValue() > Integer.MAX_VALUE) {
+                throw invalid(key, v, GoStrconv.NON_NEGATIVE_INT32);
             }
-            return v.longValue();
+            return (int) v.longValue();
         }
 
         private AnnotationFormatException invalid(String key, JsonNode v, String want) {
@@ -140,7 +142,7 @@ public final class NvidiaRegisterCodec {
         }
 
         DeviceInfo toDevice() {
-            return new DeviceInfo(id, (int) index, count, devmem, devcore, type, numa, mode, health);
+            return new DeviceInfo(id, index, count, devmem, devcore, type, numa, mode, health);
         }
     }
 

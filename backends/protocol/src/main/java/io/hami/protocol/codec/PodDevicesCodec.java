@@ -55,10 +55,12 @@ public final class PodDevicesCodec {
         return new ContainerDevice(f[0], f[1], int32(f[2], "memory", where), int32(f[3], "core", where));
     }
 
+    /** A grant is never negative: a negative value would lower the usage the scheduler counts. */
     private static int int32(String text, String field, String where) throws AnnotationFormatException {
-        var v = GoStrconv.parseInt32(text);
+        var v = GoStrconv.parseNonNegativeInt32(text);
         if (v.isEmpty()) {
-            throw new AnnotationFormatException("invalid " + field + " field" + where + ": " + GoStrconv.quote(text));
+            throw new AnnotationFormatException("invalid " + field + " field" + where + ": " + GoStrconv.quote(text)
+                    + ", want " + GoStrconv.NON_NEGATIVE_INT32);
         }
         return (int) v.getAsLong();
     }

@@ -1,6 +1,5 @@
 package io.hami.protocol.codec;
 
-import java.time.DateTimeException;
 import java.time.Instant;
 
 /** {@code hami.io/bind-time} and {@code hami.io/vgpu-time}: decimal Unix seconds. */
@@ -8,16 +7,16 @@ public final class UnixTimeCodec {
     private UnixTimeCodec() {
     }
 
+    /** The last second of year 9999 UTC: later times are no clock's reading, as are times before 1970. */
+    static final long MAX_SECONDS = 253_402_300_799L;
+
     public static Instant decode(String value) throws AnnotationFormatException {
-        var seconds = GoStrconv.parseInt(value, Long.MIN_VALUE, Long.MAX_VALUE);
+        var seconds = GoStrconv.parseInt(value, 0, MAX_SECONDS);
         if (seconds.isEmpty()) {
-            throw new AnnotationFormatException("invalid Unix time, want decimal seconds: " + GoStrconv.quote(value));
+            throw new AnnotationFormatException("invalid Unix time " + GoStrconv.quote(value)
+                    + ", want decimal seconds from 0 to " + MAX_SECONDS + " (year 9999)");
         }
-        try {
-            return Instant.ofEpochSecond(seconds.getAsLong());
-        } catch (DateTimeException e) {
-            throw new AnnotationFormatException("Unix time out of range: " + GoStrconv.quote(value));
-        }
+        return Instant.ofEpochSecond(seconds.getAsLong());
     }
 
     /** Whole seconds; a fraction is dropped, as Go's {@code time.Now().Unix()} does. */

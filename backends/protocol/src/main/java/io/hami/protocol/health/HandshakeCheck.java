@@ -47,9 +47,14 @@ public final class HandshakeCheck {
         if (value == null || !value.contains(REQUESTING)) {
             return new HealthVerdict(true, true, Optional.of(requesting(now)), previous);
         }
-        boolean pending = requestedAt(value).map(t -> !now.isAfter(t.plus(ANSWER_TIME))).orElse(true);
+        boolean pending = requestedAt(value).map(t -> !now.isAfter(t.plus(ANSWER_TIME))).orElse(false);
         boolean healthy = pending || allocatable(node, countResource) > 0;
         return new HealthVerdict(healthy, false, Optional.empty(), previous);
+    }
+
+    /** Whether {@code value} is a request whose time cannot be read (so {@link #check} treats it as expired). */
+    public static boolean unreadableRequest(String value) {
+        return value != null && value.contains(REQUESTING) && requestedAt(value).isEmpty();
     }
 
     /** The value the scheduler writes to ask for an answer: {@code Requesting_YYYY-MM-DD HH:MM:SS} in UTC. */

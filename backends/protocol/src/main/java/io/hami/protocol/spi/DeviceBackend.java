@@ -8,6 +8,7 @@ import io.hami.protocol.fit.FitContext;
 import io.hami.protocol.fit.FitResult;
 import io.hami.protocol.health.HealthMemory;
 import io.hami.protocol.health.HealthVerdict;
+import io.hami.protocol.quantity.QuantityLimit;
 import java.time.Instant;
 import java.util.List;
 
@@ -54,10 +55,6 @@ public interface DeviceBackend {
     }
 
     /**
-     * Whether the pod asks for NUMA-aligned devices (NVIDIA's {@code nvidia.com/numa-bind}); when any vendor
-     * says so, every vendor's device list is ordered NUMA first, as upstream does.
-     */
-    /**
      * MiB in one unit of the memory resource (NVIDIA and Hygon: the memory factor; Cambricon 256; Moore Threads
      * 512): a ResourceQuota's {@code limits.<memory resource>} counts in these units.
      */
@@ -65,8 +62,42 @@ public interface DeviceBackend {
         return 1;
     }
 
+    /**
+     * Whether the pod asks for NUMA-aligned devices (NVIDIA's {@code nvidia.com/numa-bind}); when any vendor
+     * says so, every vendor's device list is ordered NUMA first, as upstream does.
+     */
     default boolean numaBind(java.util.Map<String, String> podAnnotations) {
         return false;
+    }
+
+    /**
+     * The amounts of each resource this vendor can represent: counts and memory as int32 (memory after its unit),
+     * percentages and cores up to a whole device (100). Larger values are refused, not clamped or read as no
+     * request.
+     */
+    default List<QuantityLimit> quantityLimits() {
+        var r = resources();
+        int unit = Math.max(memoryUnitMiB(), 1);
+        var limits = new java.util.ArrayList<QuantityLimit>();
+        limits.add(new QuantityLimit(r.count(), Integer.MAX_VALUE, "devices"));
+        limits.add(new QuantityLimit(r.memory(), Integer.MAX_VALUE / unit, unit == 1 ? "MiB" : "units of " + unit + " MiB"));
+        r.memoryPercentage().ifPresent(p -> limits.add(new QuantityLimit(p, 100, "percent of a device's memory")));
+        limits.add(new QuantityLimit(r.cores(), 100, "percent of a device"));
+        return limits.stream().filter(l -> !l.resource().isEmpty()).toList();
+    }
+
+    /**
+     * Why {@code container} asks this vendor for an amount it cannot represent (see {@link #quantityLimits()}), or
+     * empty. The webhook refuses such a pod and filter finds no node for it.
+     */
+    default java.util.Optional<String> unrepresentable(Container container) {
+        for (QuantityLimit limit : quantityLimits()) {
+            var why = limit.refusal(container, vendor());
+            if (why.isPresent()) {
+                return why;
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /**

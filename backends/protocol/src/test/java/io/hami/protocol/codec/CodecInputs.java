@@ -91,14 +91,134 @@ public final class CodecInputs {
         return text(data, 1, 24, cp -> cp != ',' && cp != ':' && cp != ';');
     }
 
-    /** 32-bit ints with zero, small values and the extremes all frequent. */
-    public static int int32(FuzzedDataProvider data) {
+    /**
+     * The numbers the protocol carries (grants, counts, memory, cores, NUMA nodes): non-negative int32s, with
+     * zero, small values and the extremes all frequent. Decoders refuse anything else.
+     */
+    public static int uint31(FuzzedDataProvider data) {
         return switch (weighted(data, 3, 4, 2, 1)) {
             case 0 -> 0;
-            case 1 -> data.consumeInt(-128, 100_000);
-            case 2 -> data.consumeInt();
-            default -> data.pickValue(new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, -1, 1});
+            case 1 -> data.consumeInt(0, 100_000);
+            case 2 -> data.consumeInt() & Integer.MAX_VALUE;
+            default -> data.pickValue(new int[] {Integer.MAX_VALUE, 1});
         };
+    }
+
+    /**
+     * One numeric field as text: what a decoder reads, and the value it must give or null when it must refuse it.
+     *
+     * @param text  the field as written
+     * @param value the value a decoder reads, or null when the text is negative, overflowing or not a number
+     */
+    public record NumberText(String text, Long value) {
+        public boolean valid() {
+            return value != null;
+        }
+
+        /** True when the text is exactly what a writer emits for the value (no sign, no leading zeros). */
+        public boolean canonical() {
+            return value != null && text.equals(Long.toString(value));
+        }
+    }
+
+    /** Texts that are not decimal numbers in Go's strconv syntax. */
+    private static final String[] NOT_NUMBERS = {"", " ", " 1", "1 ", "\t1", "1.0", "1.5", "1e3", "1E2", "0x10", "1_000", "+",
+        "-", "+-1", "--1", "NaN", "Infinity", "\u0661", "\uff11", "true", "null", "\u00a0"};
+
+    /**
+     * A numeric field of {@code 0..max}: canonical values, values a reader accepts but a writer never emits
+     * ({@code +5}, {@code 007}, {@code -0}), negative and overflowing ones, and text that is no number at all.
+     */
+    public static NumberText numberTexts(FuzzedDataProvider data, long max) {
+        return switch (weighted(data, 4, 1, 3, 3, 2)) {
+            case 0 -> {
+                long v = switch (weighted(data, 2, 3, 2, 2)) {
+                    case 0 -> 0;
+                    case 1 -> data.consumeLong(0, Math.min(max, 100_000));
+                    case 2 -> data.consumeLong(0, max);
+                    default -> max;
+                };
+                yield new NumberText(Long.toString(v), v);
+            }
+            case 1 -> {
+                long v = data.consumeLong(0, Math.min(max, 100_000));
+                String text = switch (data.consumeInt(0, 2)) {
+                    case 0 -> "+" + v;
+                    case 1 -> "0".repeat(data.consumeInt(1, 30)) + v;
+                    default -> v == 0 ? "-0" : "+0" + v;
+                };
+                yield new NumberText(text, v);
+            }
+            case 2 -> {
+                long v = switch (weighted(data, 2, 2, 1)) {
+                    case 0 -> -1;
+                    case 1 -> -1 - (data.consumeLong() & (Long.MAX_VALUE >> 1)); // masked: see indexes()
+                    default -> Long.MIN_VALUE;
+                };
+                yield new NumberText(data.consumeBoolean() ? Long.toString(v) : "-0" + Long.toString(v).substring(1), null);
+            }
+            case 3 -> {
+                String text = switch (weighted(data, 3, 2, 1, 1)) {
+                    case 0 -> Long.toString(max + data.consumeLong(1, 1_000_000)); // callers' max is far below 2^62
+                    case 1 -> Long.toString(max + 1 + (data.consumeLong() & (Long.MAX_VALUE >> 1)));
+                    case 2 -> "9223372036854775808";
+                    default -> "9".repeat(data.consumeInt(20, 400));
+                };
+                yield new NumberText(text, null);
+            }
+            default -> {
+                String text = data.consumeBoolean() ? data.pickValue(NOT_NUMBERS)
+                        : text(data, 1, 8, cp -> cp != ',' && cp != ':' && cp != ';' && (cp < '0' || cp > '9'));
+                yield new NumberText(text, null);
+            }
+        };
+    }
+
+    /**
+     * The six numbers of a date and time as text (year, month, day, hour, minute, second), each either
+     * zero-padded to its width (possibly out of range for its field, such as month 13) or a hostile number from
+     * {@link #numberTexts}: negative, signed, overflowing, too short or no number at all.
+     *
+     * @param parts the six texts
+     * @param value the time they name, or null when a reader must refuse them
+     */
+    public record DateTimeText(List<String> parts, LocalDateTime value) {
+        /** The parts joined as {@code YYYY-MM-DD<t>HH:MM:SS}. */
+        public String joined(char t) {
+            return parts.get(0) + "-" + parts.get(1) + "-" + parts.get(2) + t + parts.get(3) + ":" + parts.get(4) + ":" + parts.get(5);
+        }
+    }
+
+    public static DateTimeText dateTimeTexts(FuzzedDataProvider data) {
+        int[] widths = {4, 2, 2, 2, 2, 2};
+        var parts = new ArrayList<String>();
+        var values = new int[6];
+        boolean valid = true;
+        for (int i = 0; i < 6; i++) {
+            int width = widths[i];
+            String text;
+            if (weighted(data, 5, 1) == 0) {
+                int v = data.consumeInt(0, width == 4 ? 9999 : 99);
+                text = String.format(java.util.Locale.ROOT, "%0" + width + "d", v);
+            } else {
+                text = numberTexts(data, width == 4 ? 9999 : 99).text();
+            }
+            parts.add(text);
+            if (text.length() == width && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                values[i] = Integer.parseInt(text);
+            } else {
+                valid = false;
+            }
+        }
+        LocalDateTime value = null;
+        if (valid) {
+            try {
+                value = LocalDateTime.of(values[0], values[1], values[2], values[3], values[4], values[5]);
+            } catch (java.time.DateTimeException outOfRange) {
+                value = null;
+            }
+        }
+        return new DateTimeText(List.copyOf(parts), value);
     }
 
     /** Device indexes: never negative. */
@@ -114,10 +234,10 @@ public final class CodecInputs {
     /** A device whose id, type and mode come from {@code text}. */
     public static DeviceInfo devices(FuzzedDataProvider data, Function<FuzzedDataProvider, String> text) {
         int index = indexes(data);
-        int count = int32(data);
-        int devmem = int32(data);
-        int devcore = int32(data);
-        int numa = int32(data);
+        int count = uint31(data);
+        int devmem = uint31(data);
+        int devcore = uint31(data);
+        int numa = uint31(data);
         String id = text.apply(data);
         String type = text.apply(data);
         String mode = text.apply(data);
@@ -143,8 +263,8 @@ public final class CodecInputs {
     public static ContainerDevice containerDevices(FuzzedDataProvider data) {
         String uuid = podText(data);
         String type = podText(data);
-        int usedmem = int32(data);
-        int usedcores = int32(data);
+        int usedmem = uint31(data);
+        int usedcores = uint31(data);
         return new ContainerDevice(uuid, type, usedmem, usedcores);
     }
 

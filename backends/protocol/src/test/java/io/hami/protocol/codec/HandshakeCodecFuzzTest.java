@@ -23,6 +23,34 @@ class HandshakeCodecFuzzTest {
                 t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond());
     }
 
+    /**
+     * Every number of the time is an unsigned, zero-padded field of its width within its range: negative,
+     * signed, overflowing or non-numeric parts are refused; a valid value reads exactly and re-encodes to the
+     * same bytes.
+     */
+    @FuzzTest
+    void hostileNumbersInTheTimeAreRefused(FuzzedDataProvider data) throws Exception {
+        Handshake.State state = data.pickValue(Handshake.State.values());
+        CodecInputs.DateTimeText time = CodecInputs.dateTimeTexts(data);
+        String value = state.name() + "_" + time.joined(' ');
+        if (time.value() == null) {
+            assertThatThrownBy(() -> HandshakeCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining("invalid handshake time");
+            return;
+        }
+        Handshake decoded = HandshakeCodec.decode(value);
+        assertThat(decoded).isEqualTo(new Handshake(state, time.value()));
+        assertThat(HandshakeCodec.encode(decoded)).isEqualTo(value);
+    }
+
+    @Test
+    void signedAndOverlongYearsAreRefused() {
+        for (String bad : List.of("Requesting_-001-01-01 00:00:00", "Requesting_+2024-01-01 00:00:00",
+                "Requesting_10000-01-01 00:00:00", "Reported_2024--1-01 00:00:00", "Reported_2024-01-01 -1:00:00")) {
+            assertThatThrownBy(() -> HandshakeCodec.decode(bad)).as(bad).isInstanceOf(AnnotationFormatException.class);
+        }
+    }
+
     @FuzzTest
     void decodeOfEncodeIsIdentity(FuzzedDataProvider data) throws Exception {
         LocalDateTime time = times(data);

@@ -160,19 +160,33 @@ class LegacyRegisterCodecFuzzTest {
     @Test
     void parseIntAcceptsSignsAndLeadingZeros() throws Exception {
         assertThat(LegacyRegisterCodec.decode(device("+5", "true")).get(0).count()).isEqualTo(5);
-        assertThat(LegacyRegisterCodec.decode(device("-5", "true")).get(0).count()).isEqualTo(-5);
         assertThat(LegacyRegisterCodec.decode(device("007", "true")).get(0).count()).isEqualTo(7);
         assertThat(LegacyRegisterCodec.decode(device("-0", "true")).get(0).count()).isZero();
         assertThat(LegacyRegisterCodec.decode(device("2147483647", "true")).get(0).count()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(LegacyRegisterCodec.decode(device("-2147483648", "true")).get(0).count()).isEqualTo(Integer.MIN_VALUE);
         assertThat(LegacyRegisterCodec.decode(device("000000000000000000000000000001", "true")).get(0).count()).isEqualTo(1);
+    }
+
+    @Test
+    void negativeNumbersAreRefusedInEveryField() {
+        // id,count,devmem,devcore,type,numa,health,index,mode
+        String[] fields = {"count", "memory", "core", "", "numa", "", "index"};
+        for (int i = 1; i <= 7; i++) {
+            if (fields[i - 1].isEmpty()) {
+                continue;
+            }
+            var f = new ArrayList<>(List.of("GPU-1", "10", "7680", "100", "T", "0", "true", "1", "hami-core"));
+            f.set(i, "-5");
+            String value = String.join(",", f) + ":";
+            assertThatThrownBy(() -> LegacyRegisterCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class)
+                    .hasMessage("invalid " + fields[i - 1] + " field in device 0: \"-5\", want a whole number from 0 to 2147483647");
+        }
     }
 
     @Test
     void parseIntRejectsWhatGoRejects() {
         // Integer.parseInt would accept the Arabic-Indic and full-width digits; Go does not.
         for (String bad : List.of("", " 1", "1 ", "\t1", "x", "1.0", "1e3", "0x10", "1_000", "+", "-", "+-1", "--1",
-                "\u0661", "\uff11", "\u0967", "2147483648", "-2147483649", "9223372036854775808")) {
+                "\u0661", "\uff11", "\u0967", "2147483648", "-2147483649", "9223372036854775808", "-1", "-2147483648")) {
             assertThatThrownBy(() -> LegacyRegisterCodec.decode(device(bad, "true"))).as(bad)
                     .isInstanceOf(AnnotationFormatException.class)
                     .hasMessageContaining("count");
@@ -188,8 +202,63 @@ class LegacyRegisterCodecFuzzTest {
     }
 
     @Test
-    void negativeNumaIsAccepted() throws Exception {
-        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,-1,true:").get(0).numa()).isEqualTo(-1);
+    void negativeNumaIsRefused() {
+        // Upstream's plugins write 0 for an unknown NUMA node; -1 is no writer's value.
+        assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,-1,true:"))
+                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("numa");
+    }
+
+    /**
+     * Every number of a device reads as a non-negative int32 or poisons the value with an error naming the
+     * first bad field (in the order the reader checks them); valid values read exactly, and canonical ones
+     * re-encode to the same bytes.
+     */
+    @FuzzTest
+    void numbersOutsideZeroToMaxInt32AreRefused(FuzzedDataProvider data) throws Exception {
+        int n = data.consumeInt(1, 3);
+        var entries = new ArrayList<String>();
+        var expected = new ArrayList<DeviceInfo>();
+        String firstBad = null;
+        boolean canonical = true;
+        for (int d = 0; d < n; d++) {
+            String id = CodecInputs.colonText(data);
+            String type = CodecInputs.colonText(data);
+            String mode = CodecInputs.colonText(data);
+            boolean health = data.consumeBoolean();
+            // the reader's order: count, memory, core, numa, index
+            String[] names = {"count", "memory", "core", "numa", "index"};
+            var numbers = new CodecInputs.NumberText[5];
+            for (int k = 0; k < 5; k++) {
+                numbers[k] = CodecInputs.numberTexts(data, Integer.MAX_VALUE);
+                if (firstBad == null && !numbers[k].valid()) {
+                    firstBad = "invalid " + names[k] + " field in device " + d + ": ";
+                }
+                canonical &= numbers[k].canonical();
+            }
+            entries.add(String.join(",", id, numbers[0].text(), numbers[1].text(), numbers[2].text(), type, numbers[3].text(),
+                    Boolean.toString(health), numbers[4].text(), mode) + ":");
+            if (java.util.Arrays.stream(numbers).allMatch(CodecInputs.NumberText::valid)) {
+                expected.add(new DeviceInfo(id, numbers[4].value().intValue(), numbers[0].value().intValue(),
+                        numbers[1].value().intValue(), numbers[2].value().intValue(), type, numbers[3].value().intValue(), mode, health));
+            }
+        }
+        String value = String.join("", entries);
+        if (firstBad != null) {
+            assertThatThrownBy(() -> LegacyRegisterCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining(firstBad).hasMessageContaining("want a whole number from 0 to 2147483647");
+            return;
+        }
+        List<DeviceInfo> decoded = LegacyRegisterCodec.decode(value);
+        assertThat(decoded).as(value).isEqualTo(expected);
+        if (canonical) {
+            // the writer sorts by index (stably), so the same bytes come back in that order
+            var order = new ArrayList<Integer>();
+            for (int i = 0; i < n; i++) {
+                order.add(i);
+            }
+            order.sort(Comparator.comparingInt(i -> expected.get(i).index()));
+            assertThat(LegacyRegisterCodec.encode(decoded)).isEqualTo(order.stream().map(entries::get).collect(Collectors.joining()));
+        }
     }
 
     @Test

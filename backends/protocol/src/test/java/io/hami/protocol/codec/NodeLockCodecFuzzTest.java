@@ -96,6 +96,26 @@ class NodeLockCodecFuzzTest {
         assertThat(NodeLockCodec.encode(lock)).isEqualTo("2026-08-01T06:00:00Z,ns,pod-a");
     }
 
+    /**
+     * Every number of the lock time is an unsigned, zero-padded field of its width within its range: negative,
+     * signed, overflowing or non-numeric parts are refused; a valid UTC value reads exactly and re-encodes to the
+     * same bytes.
+     */
+    @FuzzTest
+    void hostileNumbersInTheTimeAreRefused(FuzzedDataProvider data) throws Exception {
+        CodecInputs.DateTimeText time = CodecInputs.dateTimeTexts(data);
+        String holder = data.consumeBoolean() ? "" : "," + CodecInputs.lockNames(data) + "," + CodecInputs.lockNames(data);
+        String value = time.joined('T') + "Z" + holder;
+        if (time.value() == null) {
+            assertThatThrownBy(() -> NodeLockCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining("invalid lock time");
+            return;
+        }
+        NodeLock decoded = NodeLockCodec.decode(value);
+        assertThat(decoded.time()).isEqualTo(time.value().atOffset(ZoneOffset.UTC));
+        assertThat(NodeLockCodec.encode(decoded)).isEqualTo(value);
+    }
+
     @Test
     void invalidValuesAreTypedErrors() {
         for (String bad : List.of(
@@ -111,7 +131,11 @@ class NodeLockCodecFuzzTest {
                 "2026-08-01T06:00:00+08,ns,pod",
                 "2026-08-01T06:00:00Z ,ns,pod",
                 " 2026-08-01T06:00:00Z,ns,pod",
-                "1785564000,ns,pod")) {
+                "1785564000,ns,pod",
+                "-001-08-01T06:00:00Z,ns,pod",
+                "+2026-08-01T06:00:00Z,ns,pod",
+                "12026-08-01T06:00:00Z,ns,pod",
+                "2026-08-01T06:-1:00Z,ns,pod")) {
             assertThatThrownBy(() -> NodeLockCodec.decode(bad)).as(bad).isInstanceOf(AnnotationFormatException.class);
         }
     }

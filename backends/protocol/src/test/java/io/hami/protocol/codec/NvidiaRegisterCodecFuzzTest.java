@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.hami.protocol.device.DeviceInfo;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -200,8 +201,80 @@ class NvidiaRegisterCodecFuzzTest {
 
     @Test
     void int32ExtremesAreAccepted() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode("[{\"count\":2147483647,\"devmem\":-2147483648,\"index\":2147483647}]"))
-                .containsExactly(new DeviceInfo("", Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE, 0, "", 0, "", false));
+        assertThat(NvidiaRegisterCodec.decode("[{\"count\":2147483647,\"devmem\":0,\"numa\":-0,\"index\":2147483647}]"))
+                .containsExactly(new DeviceInfo("", Integer.MAX_VALUE, Integer.MAX_VALUE, 0, 0, "", 0, "", false));
+    }
+
+    @Test
+    void negativeNumbersAreRefusedInEveryField() {
+        for (String key : List.of("index", "count", "devmem", "devcore", "numa")) {
+            rejected("[{\"id\":\"GPU-a\",\"" + key + "\":-1}]", "invalid " + key + " field in device 0: -1",
+                    "want a whole number from 0 to 2147483647");
+        }
+        rejected("[{\"devmem\":-2147483648}]", "devmem");
+    }
+
+    /** JSON values for a numeric field: the value it reads as, or null when it must be refused. */
+    private record JsonNumber(String json, Long value) {
+    }
+
+    private static JsonNumber jsonNumbers(FuzzedDataProvider data) {
+        return switch (data.consumeInt(0, 5)) {
+            case 0, 1 -> {
+                int v = CodecInputs.uint31(data);
+                yield new JsonNumber(Integer.toString(v), (long) v);
+            }
+            case 2 -> data.consumeBoolean() ? new JsonNumber("-0", 0L) : new JsonNumber("null", 0L); // Go: 0, and no change
+            case 3 -> new JsonNumber(Long.toString(-1 - (data.consumeLong() & Long.MAX_VALUE >> 1)), null);
+            case 4 -> new JsonNumber(data.pickValue(new String[] {"2147483648", "9223372036854775807", "9223372036854775808",
+                "-9223372036854775809", "99999999999999999999999"}), null);
+            default -> new JsonNumber(data.pickValue(new String[] {"1.5", "1.0", "1e3", "-1e3", "1E+2", "0.0", "\"10\"", "\"-1\"", "true",
+                "false", "[]", "{}", "[1]"}), null);
+        };
+    }
+
+    /**
+     * Every number of a device is a non-negative int32: well-formed JSON with a negative, overflowing or
+     * non-integer number is refused with an error naming the first bad key; valid values read exactly and
+     * survive re-encoding.
+     */
+    @FuzzTest
+    void numbersOutsideZeroToMaxInt32AreRefused(FuzzedDataProvider data) throws Exception {
+        String[] keys = {"index", "count", "devmem", "devcore", "numa"};
+        var json = new StringBuilder("[");
+        var expected = new ArrayList<DeviceInfo>();
+        String firstBad = null;
+        int n = data.consumeInt(1, 3);
+        for (int d = 0; d < n; d++) {
+            var values = new long[5];
+            boolean valid = true;
+            json.append(d == 0 ? "" : ",").append("{\"id\":\"GPU-").append(d).append('"');
+            for (int k = 0; k < 5; k++) {
+                JsonNumber v = jsonNumbers(data);
+                json.append(",\"").append(keys[k]).append("\":").append(v.json());
+                if (v.value() == null) {
+                    valid = false;
+                    if (firstBad == null) {
+                        firstBad = "invalid " + keys[k] + " field in device " + d + ": ";
+                    }
+                } else {
+                    values[k] = v.value();
+                }
+            }
+            json.append('}');
+            if (valid) {
+                expected.add(new DeviceInfo("GPU-" + d, (int) values[0], (int) values[1], (int) values[2], (int) values[3], "",
+                        (int) values[4], "", false));
+            }
+        }
+        String value = json.append(']').toString();
+        if (firstBad != null) {
+            rejected(value, firstBad);
+            return;
+        }
+        List<DeviceInfo> decoded = NvidiaRegisterCodec.decode(value);
+        assertThat(decoded).as(value).isEqualTo(expected);
+        assertThat(NvidiaRegisterCodec.decode(NvidiaRegisterCodec.encode(decoded))).isEqualTo(sortedByIndex(expected));
     }
 
     @Test

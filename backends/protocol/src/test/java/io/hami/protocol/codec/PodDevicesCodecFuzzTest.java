@@ -7,6 +7,7 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.PodDevices;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,64 @@ class PodDevicesCodecFuzzTest {
         assertThatThrownBy(() -> PodDevicesCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class);
     }
 
+    /**
+     * Memory and cores read as non-negative int32s or refused: a negative grant would lower the usage the
+     * scheduler counts. Every value is read exactly, a canonical one re-encodes to the same bytes, and anything
+     * else is an {@link AnnotationFormatException} naming the first bad field.
+     */
+    @FuzzTest
+    void numbersOutsideZeroToMaxInt32AreRefused(FuzzedDataProvider data) throws Exception {
+        var value = new StringBuilder();
+        var expected = new ArrayList<List<ContainerDevice>>();
+        String firstBad = null;
+        boolean canonical = true;
+        int containers = data.consumeInt(1, 3);
+        for (int c = 0; c < containers; c++) {
+            var devices = new ArrayList<ContainerDevice>();
+            int n = data.consumeInt(0, 3);
+            for (int d = 0; d < n; d++) {
+                String uuid = CodecInputs.podText(data);
+                String type = CodecInputs.podText(data);
+                CodecInputs.NumberText mem = CodecInputs.numberTexts(data, Integer.MAX_VALUE);
+                CodecInputs.NumberText cores = CodecInputs.numberTexts(data, Integer.MAX_VALUE);
+                value.append(uuid).append(',').append(type).append(',').append(mem.text()).append(',').append(cores.text()).append(':');
+                if (firstBad == null && !mem.valid()) {
+                    firstBad = "invalid memory field in container " + c + " device " + d;
+                } else if (firstBad == null && !cores.valid()) {
+                    firstBad = "invalid core field in container " + c + " device " + d;
+                }
+                canonical &= mem.canonical() && cores.canonical();
+                if (mem.valid() && cores.valid()) {
+                    devices.add(new ContainerDevice(uuid, type, mem.value().intValue(), cores.value().intValue()));
+                }
+            }
+            value.append(';');
+            expected.add(devices);
+        }
+        String text = value.toString();
+        if (firstBad != null) {
+            assertThatThrownBy(() -> PodDevicesCodec.decode(text)).as(text).isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining(firstBad).hasMessageContaining("want a whole number from 0 to 2147483647");
+            return;
+        }
+        PodDevices decoded = PodDevicesCodec.decode(text);
+        assertThat(decoded).as(text).isEqualTo(new PodDevices(expected));
+        if (canonical) {
+            assertThat(PodDevicesCodec.encode(decoded)).isEqualTo(text);
+        }
+    }
+
+    @Test
+    void negativeGrantsAreRefusedWithTheFieldAndTheRange() {
+        assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,-40960,-100:;"))
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessage("invalid memory field in container 0 device 0: \"-40960\", want a whole number from 0 to 2147483647");
+        assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,0,-1:;"))
+                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("invalid core field").hasMessageContaining("\"-1\"");
+        assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,-0,-0:;GPU-b,NVIDIA,1,-2147483648:;"))
+                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("container 1 device 0");
+    }
+
     // ---- examples from D2 ------------------------------------------------------------------------
 
     private static final ContainerDevice A = new ContainerDevice("GPU-a", "NVIDIA", 1000, 10);
@@ -108,7 +167,7 @@ class PodDevicesCodecFuzzTest {
     void numbersFollowGoParseInt32() throws Exception {
         assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,+1000,010:;").containers().get(0))
                 .containsExactly(new ContainerDevice("GPU-a", "NVIDIA", 1000, 10));
-        for (String bad : List.of("", " 1", "1 ", "1.0", "0x1", "\u0661", "2147483648", "-2147483649", "+")) {
+        for (String bad : List.of("", " 1", "1 ", "1.0", "0x1", "\u0661", "2147483648", "-2147483649", "+", "-1", "-2147483648")) {
             assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA," + bad + ",0:;")).as(bad)
                     .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("memory");
             assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,0," + bad + ":;")).as(bad)

@@ -15,7 +15,26 @@ class UnixTimeCodecFuzzTest {
     private static long seconds(FuzzedDataProvider data) {
         return data.consumeBoolean()
                 ? data.consumeLong(0, 4_102_444_800L) // 1970..2100
-                : data.consumeLong(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond());
+                : data.consumeLong(0, UnixTimeCodec.MAX_SECONDS);
+    }
+
+    /**
+     * Seconds from 0 to the end of year 9999 read exactly (canonical ones re-encode to the same bytes);
+     * negative, overflowing and non-numeric values are refused.
+     */
+    @FuzzTest
+    void numbersOutsideTheClocksRangeAreRefused(FuzzedDataProvider data) throws Exception {
+        CodecInputs.NumberText n = CodecInputs.numberTexts(data, UnixTimeCodec.MAX_SECONDS);
+        if (!n.valid()) {
+            assertThatThrownBy(() -> UnixTimeCodec.decode(n.text())).as(n.text()).isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining("want decimal seconds from 0 to 253402300799");
+            return;
+        }
+        Instant t = UnixTimeCodec.decode(n.text());
+        assertThat(t).isEqualTo(Instant.ofEpochSecond(n.value()));
+        if (n.canonical()) {
+            assertThat(UnixTimeCodec.encode(t)).isEqualTo(n.text());
+        }
     }
 
     @FuzzTest
@@ -42,8 +61,9 @@ class UnixTimeCodecFuzzTest {
     void goParseIntSyntaxIsAccepted() throws Exception {
         assertThat(UnixTimeCodec.decode("+1716199325")).isEqualTo(Instant.ofEpochSecond(1716199325));
         assertThat(UnixTimeCodec.decode("01716199325")).isEqualTo(Instant.ofEpochSecond(1716199325));
-        assertThat(UnixTimeCodec.decode("-1")).isEqualTo(Instant.parse("1969-12-31T23:59:59Z"));
+        assertThat(UnixTimeCodec.decode("-0")).isEqualTo(Instant.EPOCH);
         assertThat(UnixTimeCodec.decode("0")).isEqualTo(Instant.EPOCH);
+        assertThat(UnixTimeCodec.decode("253402300799")).isEqualTo(Instant.parse("9999-12-31T23:59:59Z"));
     }
 
     @Test
@@ -58,7 +78,8 @@ class UnixTimeCodecFuzzTest {
     @Test
     void secondsBeyondTheInstantRangeAreTypedErrors() {
         // Long.MAX_VALUE parses as an int64 but is no Instant.
-        for (String bad : List.of("9223372036854775807", "-9223372036854775808", Long.toString(Instant.MAX.getEpochSecond() + 1))) {
+        for (String bad : List.of("9223372036854775807", "-9223372036854775808", Long.toString(Instant.MAX.getEpochSecond() + 1),
+                "-1", "253402300800")) {
             assertThatThrownBy(() -> UnixTimeCodec.decode(bad)).as(bad)
                     .isInstanceOf(AnnotationFormatException.class).hasMessageContaining(bad);
         }

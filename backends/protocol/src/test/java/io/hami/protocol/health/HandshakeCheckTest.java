@@ -88,11 +88,23 @@ class HandshakeCheckTest {
     }
 
     @Test
-    void anUnreadableRequestNeverExpires() {
-        var muchLater = NOW.plusSeconds(86_400);
-        assertThat(check(node("Requesting_2024.01.10 04:06:57", "0"), muchLater).healthy()).isTrue();
-        assertThat(check(node("Requesting", "0"), muchLater).healthy()).isTrue();
-        assertThat(check(node("Requesting_2024-02-30 04:06:57", "0"), muchLater).healthy()).isTrue();
+    void anUnreadableRequestCountsAsExpiredAtOnce() {
+        // D3: a request of unknown age is old, so without allocatable devices the vendor is withdrawn (and the loop
+        // deletes the key, so the next round asks again) instead of counting as pending forever.
+        for (String value : new String[] {"Requesting_2024.01.10 04:06:57", "Requesting", "Requesting_2024-02-30 04:06:57",
+                "Requesting_", "xRequesting_2024-01-23 04:30:0"}) {
+            assertThat(HandshakeCheck.unreadableRequest(value)).as(value).isTrue();
+            assertThat(check(node(value, "0"), NOW)).as(value).isEqualTo(new HealthVerdict(false, false, Optional.empty(), MEMORY));
+            assertThat(check(node(value, "4"), NOW)).as(value).isEqualTo(new HealthVerdict(true, false, Optional.empty(), MEMORY));
+        }
+    }
+
+    @Test
+    void readableAndAnsweredValuesAreNotUnreadableRequests() {
+        assertThat(HandshakeCheck.unreadableRequest("Requesting_2024-01-23 04:30:04")).isFalse();
+        assertThat(HandshakeCheck.unreadableRequest("Reported_2024-01-23 04:30:04")).isFalse();
+        assertThat(HandshakeCheck.unreadableRequest("garbage")).isFalse();
+        assertThat(HandshakeCheck.unreadableRequest(null)).isFalse();
     }
 
     @Test

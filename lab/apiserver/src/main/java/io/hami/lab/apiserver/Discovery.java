@@ -49,7 +49,9 @@ final class Discovery {
                     new Resource("rolebindings", "RoleBinding", true, List.of())),
             "admissionregistration.k8s.io/v1", List.of(
                     new Resource("mutatingwebhookconfigurations", "MutatingWebhookConfiguration", false, List.of()),
-                    new Resource("validatingwebhookconfigurations", "ValidatingWebhookConfiguration", false, List.of())));
+                    new Resource("validatingwebhookconfigurations", "ValidatingWebhookConfiguration", false, List.of()),
+                    new Resource("validatingadmissionpolicies", "ValidatingAdmissionPolicy", false, List.of()),
+                    new Resource("validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding", false, List.of())));
 
     private static final List<String> GROUP_VERSIONS =
             List.of("apps/v1", "batch/v1", "coordination.k8s.io/v1", "events.k8s.io/v1", "rbac.authorization.k8s.io/v1",

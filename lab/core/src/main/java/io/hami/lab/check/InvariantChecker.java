@@ -2,6 +2,7 @@ package io.hami.lab.check;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hami.lab.fault.UntrustedPod;
 import io.hami.lab.kubelet.AllocationLog;
 import io.hami.lab.kubelet.ContainerAllocation;
 import io.hami.lab.scenario.Vendor;
@@ -14,6 +15,7 @@ import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.PodDevices;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -171,6 +173,38 @@ public final class InvariantChecker {
             }
         }
         return new Invariant("expectations", "every pod of a workload with an expectation ended as expected", checked, violations);
+    }
+
+    /** How soon a node whose lock holder its kubelet rejected must take its next pod. */
+    public static final Duration TAKEOVER = Duration.ofSeconds(10);
+
+    /**
+     * No pod a fault made untrustworthy (a self-written grant, a lock holder its kubelet rejected) received a device
+     * through Allocate or ran, and each rejected holder's node lock moved on within {@link #TAKEOVER}.
+     */
+    public Invariant untrusted(List<UntrustedPod> untrusted, Collection<Pod> pods, AllocationLog log) {
+        Map<String, Pod> byUid = new HashMap<>();
+        pods.forEach(p -> byUid.put(p.getMetadata().getUid(), p));
+        var violations = new ArrayList<String>();
+        for (UntrustedPod u : untrusted) {
+            var served = log.of(u.uid());
+            if (!served.isEmpty()) {
+                violations.add(u.pod() + " (" + u.fault() + "): Allocate served it " + served.stream()
+                        .map(a -> a.resource() + " " + a.deviceIds()).toList());
+            }
+            Pod pod = byUid.get(u.uid());
+            String phase = pod == null ? "deleted" : String.valueOf(phase(pod));
+            if (!phase.equals("Failed") && !phase.equals("deleted")) {
+                violations.add(u.pod() + " (" + u.fault() + "): ended " + phase + ", not Failed");
+            }
+            if (u.fault().equals("kubelet-rejects") && (u.takeover() == null || u.takeover().compareTo(TAKEOVER) > 0)) {
+                violations.add(u.node() + ": the lock of rejected pod " + u.pod() + " moved on "
+                        + (u.takeover() == null ? "never" : "after " + u.takeover().toMillis() + " ms") + ", not within "
+                        + TAKEOVER.toSeconds() + " s");
+            }
+        }
+        return new Invariant("trust", "no self-granted pod or kubelet-rejected lock holder gets a device, and the node takes "
+                + "its next pod within " + TAKEOVER.toSeconds() + " s", untrusted.size(), violations);
     }
 
     private static String outcome(Pod pod) {

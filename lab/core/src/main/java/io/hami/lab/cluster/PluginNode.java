@@ -1,5 +1,6 @@
 package io.hami.lab.cluster;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.kubelet.SimulatedKubelet;
 import io.hami.lab.node.NodeHardware;
@@ -20,6 +21,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A node with mock hardware: its kubelet, and per vendor its device folder and a real device plugin loading its own
@@ -71,6 +73,11 @@ public final class PluginNode implements AutoCloseable {
 
     public void restartKubelet(Duration down) throws IOException, InterruptedException {
         kubelet.restart(down);
+    }
+
+    /** See {@link SimulatedKubelet#rejectNextDecided()}. */
+    public CompletableFuture<Pod> rejectNextDecidedPod() {
+        return kubelet.rejectNextDecided();
     }
 
     public void setHealthy(Vendor vendor, int device, boolean healthy) throws IOException {

@@ -1,8 +1,18 @@
 package io.hami.lab.fault;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hami.lab.LabKeys;
 import io.hami.lab.cluster.LabCluster;
+import io.hami.lab.node.DeviceIds;
 import io.hami.lab.scenario.DurationText;
 import io.hami.lab.scenario.Fault;
+import io.hami.lab.scenario.Vendor;
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.AnnotationFormatException;
+import io.hami.protocol.codec.NodeLock;
+import io.hami.protocol.codec.NodeLockCodec;
+import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +30,10 @@ import java.util.function.Consumer;
  * does not hold up the next fault.
  */
 public final class FaultInjector implements AutoCloseable {
+    /** How long a fault's pod is watched: to be refused, or for its node to take the next pod. */
+    private static final Duration WATCH = Duration.ofSeconds(60);
+    private static final Duration POLL = Duration.ofMillis(100);
+
     private final LabCluster cluster;
     private final List<Fault> faults;
     private final long seed;
@@ -27,15 +41,20 @@ public final class FaultInjector implements AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1,
             Thread.ofPlatform().name("lab-faults").daemon().factory());
     private final List<FaultEvent> events = new CopyOnWriteArrayList<>();
+    private final List<UntrustedPod> untrusted = new CopyOnWriteArrayList<>();
+    private final String nvidiaToAllocateKey;
     private final AtomicInteger outstanding = new AtomicInteger();
     private long startNanos;
 
     /**
      * @param seed     seed of the injected API errors
+     * @param nvidiaToAllocateKey the key a self-granting pod writes its grant under
      * @param listener told about every event as it happens
      */
-    public FaultInjector(LabCluster cluster, List<Fault> faults, long seed, Consumer<FaultEvent> listener) {
+    public FaultInjector(LabCluster cluster, List<Fault> faults, long seed, String nvidiaToAllocateKey,
+                         Consumer<FaultEvent> listener) {
         this.cluster = cluster;
+        this.nvidiaToAllocateKey = nvidiaToAllocateKey;
         this.faults = faults.stream().sorted(Comparator.comparing(Fault::at)).toList();
         this.seed = seed;
         this.listener = listener;
@@ -55,6 +74,11 @@ public final class FaultInjector implements AutoCloseable {
 
     public List<FaultEvent> events() {
         return List.copyOf(events);
+    }
+
+    /** The pods faults made that must never receive a device. */
+    public List<UntrustedPod> untrusted() {
+        return List.copyOf(untrusted);
     }
 
     private void schedule(Duration at, Action action) {
@@ -111,7 +135,80 @@ public final class FaultInjector implements AutoCloseable {
                 String stopped = cluster.schedulers().failover();
                 record("stopped the leading scheduler " + stopped + "; a new replica joined as a follower", false);
             }
+            case Fault.SelfGrant g -> selfGrant(g);
+            case Fault.KubeletRejects r -> kubeletRejects(r);
         }
+    }
+
+    private void selfGrant(Fault.SelfGrant g) throws InterruptedException {
+        String name = "self-grant-" + DurationText.format(g.at()).replaceAll("[^0-9a-z]", "");
+        Pod pod;
+        try {
+            pod = cluster.client().pods().resource(SelfGrantPod.of(LabKeys.NAMESPACE, name, g.node(), nvidiaToAllocateKey,
+                    DeviceIds.schedulerId(Vendor.NVIDIA, g.node(), 0), Instant.now())).create();
+        } catch (KubernetesClientException e) {
+            // On a real control plane our webhook (and deploy/'s admission policy, where applied) refuses it outright.
+            record("the API server refused pod " + name + ", which wrote itself a grant: " + e.getMessage(), false);
+            return;
+        }
+        record("created pod " + name + " on " + g.node() + " with a grant it wrote itself", false);
+        untrusted.add(new UntrustedPod("self-grant", LabKeys.NAMESPACE + "/" + name, pod.getMetadata().getUid(), g.node(), null));
+        Pod ended = awaitEnd(name);
+        if (ended == null) {
+            record("pod " + name + " did not end within " + DurationText.format(WATCH), true);
+        } else {
+            record("pod " + name + " ended " + ended.getStatus().getPhase() + ": " + ended.getStatus().getMessage(),
+                    !"Failed".equals(ended.getStatus().getPhase()));
+        }
+    }
+
+    private void kubeletRejects(Fault.KubeletRejects r) throws Exception {
+        record(r.describe(), false);
+        Pod rejected = cluster.pluginNode(r.node()).rejectNextDecidedPod().get(WATCH.toSeconds(), TimeUnit.SECONDS);
+        long rejectedAt = System.nanoTime();
+        String holder = rejected.getMetadata().getNamespace() + "/" + rejected.getMetadata().getName();
+        record(r.node() + ": the kubelet rejected pod " + holder + " before Allocate", false);
+        Duration takeover = null;
+        while (System.nanoTime() - rejectedAt < WATCH.toNanos()) {
+            if (!heldBy(r.node(), rejected)) {
+                takeover = Duration.ofNanos(System.nanoTime() - rejectedAt);
+                break;
+            }
+            Thread.sleep(POLL);
+        }
+        untrusted.add(new UntrustedPod("kubelet-rejects", holder, rejected.getMetadata().getUid(), r.node(), takeover));
+        record(takeover == null ? r.node() + ": the lock of rejected pod " + holder + " was not taken over within "
+                        + DurationText.format(WATCH)
+                        : r.node() + ": lock of rejected pod " + holder + " gone " + takeover.toMillis() + " ms after the rejection",
+                takeover == null);
+    }
+
+    /** Whether {@code node}'s lock still names {@code pod}; an unreadable lock counts as still held. */
+    private boolean heldBy(String node, Pod pod) {
+        var n = cluster.client().nodes().withName(node).get();
+        String value = n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(ProtocolKeys.NODE_LOCK);
+        if (value == null) {
+            return false;
+        }
+        try {
+            NodeLock lock = NodeLockCodec.decode(value);
+            return lock.isHeldBy(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        } catch (AnnotationFormatException e) {
+            return true;
+        }
+    }
+
+    private Pod awaitEnd(String name) throws InterruptedException {
+        long deadline = System.nanoTime() + WATCH.toNanos();
+        while (System.nanoTime() < deadline) {
+            Pod p = cluster.client().pods().inNamespace(LabKeys.NAMESPACE).withName(name).get();
+            String phase = p == null || p.getStatus() == null ? null : p.getStatus().getPhase();
+            if ("Failed".equals(phase) || "Succeeded".equals(phase) || "Running".equals(phase)) {
+                return p;
+            }
+            Thread.sleep(POLL);
+        }
+        return null;
     }
 
     private void record(String what, boolean failed) {

@@ -12,15 +12,19 @@ import io.hami.plugin.kubeletapi.Empty;
 import io.hami.plugin.kubeletapi.RegisterRequest;
 import io.hami.plugin.kubeletapi.RegistrationGrpc;
 import io.hami.plugin.server.UnixSockets;
+import io.hami.protocol.annotation.ProtocolKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +51,8 @@ public final class SimulatedKubelet implements AutoCloseable {
     /** Pods whose admission started; the rest are admitted when seen (again, after a restart). */
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
+    /** A rejection asked for by a fault: the next pod with a scheduler decision for this node is refused. */
+    private final AtomicReference<CompletableFuture<Pod>> rejectNext = new AtomicReference<>();
 
     private volatile boolean running;
     private Server registration;
@@ -116,6 +122,18 @@ public final class SimulatedKubelet implements AutoCloseable {
         start();
     }
 
+    /**
+     * Refuses the next pod admitted that carries a scheduler decision for this node, before any Allocate, as a
+     * kubelet does for a pod that does not fit its node (OutOfcpu and the like). Completes with that pod.
+     */
+    public CompletableFuture<Pod> rejectNextDecided() {
+        var rejection = new CompletableFuture<Pod>();
+        if (!rejectNext.compareAndSet(null, rejection)) {
+            throw new IllegalStateException("node " + node + ": a rejection is already pending");
+        }
+        return rejection;
+    }
+
     private void endpointChanged(PluginEndpoint endpoint) {
         devices.changed();
         if (running) {
@@ -149,6 +167,13 @@ public final class SimulatedKubelet implements AutoCloseable {
         String uid = pod.getMetadata().getUid();
         queued.remove(uid);
         if (!running || !admitted.add(uid)) {
+            return;
+        }
+        Map<String, String> a = pod.getMetadata().getAnnotations();
+        if (a != null && node.equals(a.get(ProtocolKeys.VGPU_NODE)) && rejectNext.get() != null) {
+            runtime.status().failed(pod, "OutOfcpu", "Node didn't have enough resource: cpu (rejected by the lab's kubelet "
+                    + "fault before Allocate)");
+            rejectNext.getAndSet(null).complete(pod);
             return;
         }
         try {

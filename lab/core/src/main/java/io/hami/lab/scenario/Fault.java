@@ -13,7 +13,9 @@ import java.util.List;
         @JsonSubTypes.Type(value = Fault.KubeletRestart.class, name = "kubelet-restart"),
         @JsonSubTypes.Type(value = Fault.DeviceUnhealthy.class, name = "device-unhealthy"),
         @JsonSubTypes.Type(value = Fault.ApiWriteErrors.class, name = "api-write-errors"),
-        @JsonSubTypes.Type(value = Fault.LeaderFailover.class, name = "leader-failover")})
+        @JsonSubTypes.Type(value = Fault.LeaderFailover.class, name = "leader-failover"),
+        @JsonSubTypes.Type(value = Fault.SelfGrant.class, name = "self-grant"),
+        @JsonSubTypes.Type(value = Fault.KubeletRejects.class, name = "kubelet-rejects")})
 public sealed interface Fault {
 
     /** When it happens, from the start of the run. */
@@ -88,6 +90,30 @@ public sealed interface Fault {
         @Override
         public String describe() {
             return "stop the leading scheduler replica";
+        }
+    }
+
+    /**
+     * A user's pod on {@code node} that skips the webhook ({@code hami.io/webhook: ignore}), sets {@code nodeName},
+     * requests one {@code nvidia.com/gpu} and writes itself a grant of the node's first GPU (upstream #3041/#3076).
+     * It must never receive a device.
+     */
+    record SelfGrant(Duration at, String node) implements Fault {
+        @Override
+        public String describe() {
+            return "a pod on " + node + " writes itself a grant of a GPU, skipping the webhook";
+        }
+    }
+
+    /**
+     * The kubelet of {@code node} rejects the next pod it admits that carries a scheduler decision, before any
+     * Allocate: the pod ends {@code Failed} while it holds the node lock. The node must take its next pod within
+     * seconds, and the rejected pod must never receive a device.
+     */
+    record KubeletRejects(Duration at, String node) implements Fault {
+        @Override
+        public String describe() {
+            return "the kubelet on " + node + " rejects the next pod it admits, before Allocate, while it holds the node lock";
         }
     }
 }

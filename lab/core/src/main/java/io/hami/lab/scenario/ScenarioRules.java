@@ -184,6 +184,8 @@ final class ScenarioRules {
                         problems.add(at + ": leader-failover needs scheduler.replicas of 2 or more");
                     }
                 }
+                case Fault.SelfGrant g -> pluginNode(nodes, g.node(), Vendor.NVIDIA, at, problems);
+                case Fault.KubeletRejects r -> pluginNode(nodes, r.node(), null, at, problems);
             }
         }
     }

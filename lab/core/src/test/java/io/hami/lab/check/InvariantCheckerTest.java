@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.hami.lab.fault.UntrustedPod;
 import io.hami.lab.kubelet.AllocationLog;
 import io.hami.lab.kubelet.ContainerAllocation;
 import io.hami.lab.scenario.Scenario;
@@ -153,6 +154,38 @@ class InvariantCheckerTest {
         assertThat(result.checked()).isEqualTo(3);
         assertThat(result.violations()).containsExactlyInAnyOrder("big-0 (workload big): expected unschedulable, got Running",
                 "bad-0 (workload bad): expected rejected, got missing");
+    }
+
+    @Test
+    void untrustedPodsThatNeverRanAndAQuickTakeoverHold() {
+        Pod selfGrant = pod("self", "Failed", GPU0 + ",NVIDIA,3000,10:;", 0, 1);
+        Pod rejected = pod("rejected", "Failed", GPU0 + ",NVIDIA,3000,10:;", 0, 1);
+        var untrusted = List.of(new UntrustedPod("self-grant", "default/self", "uid-self", NODE, null),
+                new UntrustedPod("kubelet-rejects", "default/rejected", "uid-rejected", NODE, Duration.ofMillis(800)));
+
+        Invariant result = checker.untrusted(untrusted, List.of(selfGrant, rejected), new AllocationLog());
+
+        assertThat(result.holds()).as(result.violations().toString()).isTrue();
+        assertThat(result.checked()).isEqualTo(2);
+    }
+
+    @Test
+    void anUntrustedPodServedRunningOrALockThatStalledIsEachReported() {
+        Pod served = pod("served", "Running", GPU0 + ",NVIDIA,3000,10:;", 0, 1);
+        Pod stalled = pod("stalled", "Failed", GPU0 + ",NVIDIA,3000,10:;", 0, 1);
+        var log = new AllocationLog();
+        log.add(allocation(served, 0, Map.of("CUDA_DEVICE_MEMORY_LIMIT_0", "3000m")));
+        var untrusted = List.of(new UntrustedPod("self-grant", "default/served", "uid-served", NODE, null),
+                new UntrustedPod("kubelet-rejects", "default/stalled", "uid-stalled", NODE, Duration.ofSeconds(30)),
+                new UntrustedPod("kubelet-rejects", "default/gone", "uid-gone", NODE, null));
+
+        Invariant result = checker.untrusted(untrusted, List.of(served, stalled), log);
+
+        assertThat(result.violations()).containsExactly(
+                "default/served (self-grant): Allocate served it [nvidia.com/gpu [id-0]]",
+                "default/served (self-grant): ended Running, not Failed",
+                NODE + ": the lock of rejected pod default/stalled moved on after 30000 ms, not within 10 s",
+                NODE + ": the lock of rejected pod default/gone moved on never, not within 10 s");
     }
 
     private static ContainerAllocation allocation(Pod pod, int index, Map<String, String> env) {

@@ -109,6 +109,17 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void trustFaultsAreReadAndTheirNodesChecked() throws Exception {
+        String faults = "\n  - {at: 6s, type: self-grant, node: gpu-0}\n  - {at: 7s, type: kubelet-rejects, node: gpu-1}";
+        Scenario s = ScenarioLoader.parse(VALID.stripTrailing() + faults, "tiny.yaml");
+
+        assertThat(s.faults()).contains(new Fault.SelfGrant(Duration.ofSeconds(6), "gpu-0"),
+                new Fault.KubeletRejects(Duration.ofSeconds(7), "gpu-1"));
+        assertThatThrownBy(() -> ScenarioLoader.parse(VALID.stripTrailing() + faults.replace("node: gpu-1", "node: gpu-9"),
+                "tiny.yaml")).hasMessageContaining("faults[4].node \"gpu-9\" is not a node of this scenario");
+    }
+
+    @Test
     void syntheticNodesMustHaveARegisterAnnotation() {
         String yaml = VALID.replace("count: 2\n    devices:", "count: 2\n    synthetic: true\n    devices:")
                 .replace("  - {at: 3s, type: plugin-restart, node: gpu-1, vendor: nvidia}\n", "")

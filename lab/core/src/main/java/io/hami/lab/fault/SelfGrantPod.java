@@ -1,0 +1,45 @@
+package io.hami.lab.fault;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.PodDevicesCodec;
+import io.hami.protocol.codec.UnixTimeCodec;
+import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.PodDevices;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pod of upstream #3041/#3076: it skips the webhook, is placed by {@code nodeName}, asks for one GPU and carries
+ * the annotations a scheduler decision would have, written by its own author.
+ */
+final class SelfGrantPod {
+    static final String WEBHOOK_OPT_OUT = "hami.io/webhook";
+
+    private SelfGrantPod() {
+    }
+
+    /**
+     * @param toAllocateKey the NVIDIA to-allocate key (the allocated key is left out, so the usage index never counts
+     *                      the pod)
+     * @param gpu           the scheduler ID of a GPU of {@code node}
+     */
+    static Pod of(String namespace, String name, String node, String toAllocateKey, String gpu, Instant now) {
+        String grant = PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice(gpu, "NVIDIA", 3000, 10)))));
+        return new PodBuilder()
+                .withNewMetadata().withNamespace(namespace).withName(name)
+                .withLabels(Map.of(WEBHOOK_OPT_OUT, "ignore"))
+                .withAnnotations(Map.of(ProtocolKeys.VGPU_NODE, node, ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING,
+                        ProtocolKeys.BIND_TIME, UnixTimeCodec.encode(now), toAllocateKey, grant))
+                .endMetadata()
+                .withNewSpec().withNodeName(node)
+                .addNewContainer().withName("main").withImage("lab/self-grant")
+                .withNewResources().addToLimits("nvidia.com/gpu", new Quantity("1")).endResources()
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+}

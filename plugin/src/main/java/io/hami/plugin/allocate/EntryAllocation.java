@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.hami.kube.client.ApiErrors;
@@ -111,6 +112,11 @@ public final class EntryAllocation implements AllocationHandler {
                 } catch (EntryPlan.Unservable e) {
                     outcome.fail(pod, e.getMessage());
                     throw status(Status.FAILED_PRECONDITION, e.getMessage());
+                }
+                if (Context.current().isCancelled()) {
+                    // The kubelet gave up (its deadline, its restart): whoever calls next must find the entry unspent.
+                    throw status(Status.CANCELLED, "the kubelet cancelled this Allocate before " + vendorName
+                            + " devices of pod " + WaitingPods.name(pod) + " were consumed; nothing was served");
                 }
                 Pod patched;
                 try {

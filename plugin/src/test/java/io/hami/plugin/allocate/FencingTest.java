@@ -8,6 +8,8 @@ import io.grpc.StatusRuntimeException;
 import io.hami.backend.nvidia.NvidiaKeys;
 import io.hami.plugin.PluginApp;
 import io.hami.plugin.config.Timings;
+import io.hami.plugin.kubeletapi.AllocateRequest;
+import io.hami.plugin.kubeletapi.ContainerAllocateRequest;
 import io.hami.plugin.kubeletapi.ContainerAllocateResponse;
 import io.hami.plugin.testing.MockVendor;
 import io.hami.plugin.testing.PluginRun;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -99,6 +102,32 @@ class FencingTest {
         assertThat(cluster.annotation("b", ProtocolKeys.BIND_PHASE)).isEqualTo("success");
         assertThat(cluster.annotation("a", KEYS.toAllocateKey())).isEqualTo(A_DECISION);
         assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).isNull();
+    }
+
+    @Test
+    void anAllocateTheKubeletGaveUpOnConsumesNothingEvenWhenThePodSettlesAfterwards() throws Exception {
+        // The kubelet's deadline passes while the plugin waits for A's rejection to land.
+        Thread rejecter = Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(800);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            cluster.reject("a");
+        });
+        var impatient = kubelet.plugin(RESOURCE).withDeadlineAfter(300, TimeUnit.MILLISECONDS);
+        var request = AllocateRequest.newBuilder()
+                .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(GPU0 + "-1")).build();
+        assertThatThrownBy(() -> impatient.allocate(request)).isInstanceOfSatisfying(StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+        rejecter.join();
+        Thread.sleep(1500); // the plugin's re-read finds the node settled after the call was given up
+
+        assertThat(cluster.annotation("b", KEYS.toAllocateKey())).isEqualTo(B_DECISION);
+        assertThat(cluster.annotation("b", ProtocolKeys.BIND_PHASE)).isEqualTo("allocating");
+        assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).endsWith(",default,b");
+        ContainerAllocateResponse b = kubelet.allocate(RESOURCE, List.of(GPU0 + "-1")).getContainerResponses(0);
+        assertThat(b.getEnvsMap()).containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "7000m");
     }
 
     @Test

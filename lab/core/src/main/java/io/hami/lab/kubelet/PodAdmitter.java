@@ -102,24 +102,34 @@ final class PodAdmitter {
                         + grace.toSeconds() + "s, which is unexpected");
             }
             List<String> ids;
-            long start = 0;
-            AllocateResponse response;
             try {
                 ids = choose(endpoint, resource, needed, reusable);
-                start = System.nanoTime();
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() == Status.Code.UNAVAILABLE && !devices.current(endpoint) && System.nanoTime() < deadline) {
+                    continue; // the plugin went away before Allocate: wait for it to register again
+                }
+                throw refused(e);
+            }
+            long start = System.nanoTime();
+            AllocateResponse response;
+            try {
                 response = endpoint.stub().allocate(AllocateRequest.newBuilder()
                         .addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids)).build());
             } catch (StatusRuntimeException e) {
-                if (e.getStatus().getCode() == Status.Code.UNAVAILABLE && !devices.current(endpoint) && System.nanoTime() < deadline) {
-                    continue; // the plugin went away under the call: wait for it to register again
-                }
-                throw new Refused("Allocate failed due to rpc error: code = " + e.getStatus().getCode() + " desc = "
-                        + e.getStatus().getDescription() + ", which is unexpected");
+                // As the kubelet's device manager: a failed Allocate fails the admission, never a second call. The
+                // plugin may have served the call before it went away, and a repeated call could be taken for the
+                // next pod's.
+                throw refused(e);
             }
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             record(pod, index, c, resource, ids, response, took);
             return ids;
         }
+    }
+
+    private static Refused refused(StatusRuntimeException e) {
+        return new Refused("Allocate failed due to rpc error: code = " + e.getStatus().getCode() + " desc = "
+                + e.getStatus().getDescription() + ", which is unexpected");
     }
 
     /** Reused IDs first, then free ones; the plugin's preference when it offers one and there is a choice. */

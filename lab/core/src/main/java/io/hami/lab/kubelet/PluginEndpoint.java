@@ -81,6 +81,10 @@ final class PluginEndpoint {
         return DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
     }
 
+    DevicePluginGrpc.DevicePluginFutureStub futureStub() {
+        return DevicePluginGrpc.newFutureStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
     /** Every device ID the plugin advertises (the resource's capacity). */
     List<String> all() {
         return devices.stream().map(Device::getID).toList();

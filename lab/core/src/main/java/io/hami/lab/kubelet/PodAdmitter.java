@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 
 /**
  * Pod admission on one node, as the kubelet's device manager does it: for each container in order (init containers
@@ -113,8 +115,10 @@ final class PodAdmitter {
             long start = System.nanoTime();
             AllocateResponse response;
             try {
-                response = endpoint.stub().allocate(AllocateRequest.newBuilder()
-                        .addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids)).build());
+                // A kubelet restart lets the call in flight finish (see SimulatedKubelet#stop): an interrupt would cancel
+                // it after the plugin may have served it, and the resumed admission would call again.
+                response = uninterruptibly(endpoint.futureStub().allocate(AllocateRequest.newBuilder()
+                        .addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids)).build()));
             } catch (StatusRuntimeException e) {
                 // As the kubelet's device manager: a failed Allocate fails the admission, never a second call. The
                 // plugin may have served the call before it went away, and a repeated call could be taken for the
@@ -124,6 +128,25 @@ final class PodAdmitter {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             record(pod, index, c, resource, ids, response, took);
             return ids;
+        }
+    }
+
+    private static <T> T uninterruptibly(Future<T> call) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return call.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof StatusRuntimeException s ? s : Status.fromThrowable(e.getCause()).asRuntimeException();
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -85,7 +85,7 @@ class AnnotationCommandTest {
         var r = hami("annotation", "decode", "--key", "hami.io/node-hcu-register", "--value", "a,1,12x,1,t,0,true:");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).isEqualTo("hami annotation: hami.io/node-hcu-register: invalid memory field in device 0: \"12x\""
+        assertThat(r.err()).isEqualTo("hami annotation: hami.io/node-hcu-register: invalid memory field in device 0: \"12x\", want a whole number from 0 to 2147483647"
                 + System.lineSeparator());
     }
 

@@ -150,7 +150,7 @@ class InspectCommandTest {
                 node bad-1 fails closed: NVIDIA inventory unreadable: hami.io/node-nvidia-register on node bad-1: \
                 invalid JSON in register annotation: Unexpected end-of-input within/between Object entries
                 node gpu-1 fails closed: pod team-b/broken has an undecodable hami.io/hcu-devices-allocated: \
-                invalid memory field in container 0 device 0: "x"
+                invalid memory field in container 0 device 0: "x", want a whole number from 0 to 2147483647
                 """);
     }
 
@@ -207,7 +207,7 @@ class InspectCommandTest {
                 team-b      mlu       mlu-1   Running     -            main        MLU      mlu-1-cambricon-mlu-1   4096          50      -
                 team-b      waiting   -       Pending     -            -           -        -                       -             -       -
 
-                pod team-b/broken: unreadable allocation: HCU: invalid memory field in container 0 device 0: "x"
+                pod team-b/broken: unreadable allocation: HCU: invalid memory field in container 0 device 0: "x", want a whole number from 0 to 2147483647
                 """);
     }
 
@@ -231,7 +231,7 @@ class InspectCommandTest {
                 {"namespace":"team-b","name":"waiting","node":null,"phase":"Pending","bindPhase":null,
                  "containers":[{"name":"main","devices":[]}],"problems":[]}"""));
         assertThat(pods.get(2).path("problems").get(0).asString())
-                .isEqualTo("HCU: invalid memory field in container 0 device 0: \"x\"");
+                .isEqualTo("HCU: invalid memory field in container 0 device 0: \"x\", want a whole number from 0 to 2147483647");
     }
 
     @Test

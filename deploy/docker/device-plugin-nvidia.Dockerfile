@@ -9,12 +9,16 @@ ARG JDK_IMAGE=eclipse-temurin:25-jdk
 ARG BASE_IMAGE=debian:trixie-slim
 ARG HAMI_CORE_IMAGE=projecthami/hami:v2.9.0
 
-# Build stage: the JDK only links the runtime; nothing of it reaches the final image but /jre.
+# Build stage: the JDK links the runtime, then the AOT cache is trained with that runtime on the distribution at
+# the paths it runs from (the cache holds only for them); /opt/hami is what reaches the final image.
 FROM ${JDK_IMAGE} AS runtime
-COPY cli/target/hami.jar /dist/hami.jar
-COPY cli/target/lib/ /dist/lib/
-COPY deploy/docker/jlink-runtime.sh /usr/local/bin/jlink-runtime.sh
-RUN jlink-runtime.sh /dist /jre
+COPY cli/target/hami.jar /opt/hami/hami.jar
+COPY cli/target/lib/ /opt/hami/lib/
+COPY deploy/docker/jlink-runtime.sh deploy/docker/aot-cache.sh deploy/docker/aot-training.yaml /usr/local/bin/
+RUN jlink-runtime.sh /opt/hami /opt/hami/jre
+# The training runs the lab's C mock libraries, which need cJSON.
+RUN apt-get update && apt-get install -y --no-install-recommends libcjson1 && rm -rf /var/lib/apt/lists/*
+RUN aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot
 
 # Upstream ships the library as /k8s-vgpu/lib/nvidia/libvgpu.so.<version>; give it its plain name.
 FROM ${HAMI_CORE_IMAGE} AS hami-core
@@ -23,13 +27,13 @@ COPY --from=hami-core /k8s-vgpu/lib/nvidia/ /upstream/
 RUN set -eu; set -- /upstream/libvgpu.so.*; [ $# -eq 1 ] && [ -f "$1" ]; mkdir /vgpu; cp "$1" /vgpu/libvgpu.so
 
 FROM ${BASE_IMAGE}
-COPY --from=runtime /jre /opt/hami/jre
-COPY cli/target/lib/ /opt/hami/lib/
-COPY cli/target/hami.jar /opt/hami/hami.jar
+COPY --from=runtime /opt/hami /opt/hami
 COPY --from=vgpu /vgpu/libvgpu.so /opt/hami/vgpu/libvgpu.so
 COPY deploy/docker/install-hami-core.sh /opt/hami/bin/install-hami-core.sh
 # The NVIDIA container runtime then mounts NVML (libnvidia-ml.so.1) and the device nodes into the plugin.
 ENV NVIDIA_VISIBLE_DEVICES=all \
     NVIDIA_DRIVER_CAPABILITIES=utility \
     NVIDIA_DISABLE_REQUIRE=true
-ENTRYPOINT ["/opt/hami/jre/bin/java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/hami/hami.jar", "plugin", "--backend", "nvidia"]
+# A small, mostly idle process: one GC thread, C1 only (less memory and compile time at start), the AOT cache;
+# the heap is the DaemonSet's (JDK_JAVA_OPTIONS).
+ENTRYPOINT ["/opt/hami/jre/bin/java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:AOTCache=/opt/hami/hami.aot", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/hami/hami.jar", "plugin", "--backend", "nvidia"]

@@ -17,4 +17,5 @@ COPY --from=runtime /jre /opt/hami/jre
 COPY cli/target/lib/ /opt/hami/lib/
 COPY cli/target/hami.jar /opt/hami/hami.jar
 USER 65532:65532
-ENTRYPOINT ["/opt/hami/jre/bin/java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/hami/hami.jar", "scheduler"]
+# The heap and the collector are the Deployment's (JDK_JAVA_OPTIONS), next to its memory limit.
+ENTRYPOINT ["/opt/hami/jre/bin/java", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/hami/hami.jar", "scheduler"]

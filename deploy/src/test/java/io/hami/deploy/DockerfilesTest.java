@@ -70,17 +70,55 @@ class DockerfilesTest {
             var file = Dockerfile.read(path);
             var build = file.stage("runtime");
             assertThat(build.from()).as(path + " build stage").contains("jdk");
-            assertThat(build.all("RUN")).as(path + " links with jlink-runtime.sh")
-                    .anyMatch(r -> r.arguments().startsWith("jlink-runtime.sh /dist /jre"));
+            String linked = linkedRuntime(file);
             var last = file.last();
             assertThat(last.alias()).isEmpty();
             assertThat(last.from()).as(path + " final base").doesNotContain("jdk").doesNotContain("jre").doesNotContain("maven");
             assertThat(last.all("RUN")).as(path + ": the final stage installs nothing").isEmpty();
-            assertThat(last.all("COPY")).as(path.toString()).anyMatch(c -> c.arguments().equals("--from=runtime /jre /opt/hami/jre"));
+            // The linked runtime lands at /opt/hami/jre: copied alone, or with the distribution it was trained on.
+            assertThat(last.all("COPY")).as(path.toString()).anyMatch(c -> c.arguments().equals("--from=runtime " + linked + " /opt/hami/jre")
+                    || linked.equals("/opt/hami/jre") && c.arguments().equals("--from=runtime /opt/hami /opt/hami"));
             List<String> entrypoint = file.entrypoint();
             assertThat(entrypoint.getFirst()).isEqualTo("/opt/hami/jre/bin/java");
             assertThat(entrypoint).containsSubsequence("-jar", "/opt/hami/hami.jar");
         }
+    }
+
+    /** Where the build stage's {@code jlink-runtime.sh DIST OUT} links the runtime. */
+    private static String linkedRuntime(Dockerfile file) {
+        var runs = file.stage("runtime").all("RUN").stream().filter(r -> r.arguments().startsWith("jlink-runtime.sh ")).toList();
+        assertThat(runs).as(file.path() + " links with jlink-runtime.sh").hasSize(1);
+        return runs.getFirst().arguments().split("\\s+")[2];
+    }
+
+    @Test
+    void thePluginImagesTrainTheAotCacheTheirEntryPointUsesWithTheRuntimeTheyShip() throws IOException {
+        int plugins = 0;
+        for (Path path : dockerfiles()) {
+            var file = Dockerfile.read(path);
+            List<String> entrypoint = file.entrypoint();
+            List<String> jvm = entrypoint.subList(1, entrypoint.indexOf("-jar"));
+            assertThat(jvm).as(path + ": the heap is the manifests' (JDK_JAVA_OPTIONS), not the image's")
+                    .noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:MaxRAMPercentage") || o.startsWith("-XX:MaxRAM="));
+            if (!subcommand(entrypoint).equals("plugin")) {
+                continue;
+            }
+            plugins++;
+            assertThat(jvm).as(path.toString()).contains("-XX:+UseSerialGC", "-XX:AOTCache=/opt/hami/hami.aot");
+            List<String> runs = file.stage("runtime").all("RUN").stream().map(Dockerfile.Instruction::arguments).toList();
+            // Trained by the runtime the image ships, on the distribution at the paths it runs from, after linking.
+            assertThat(linkedRuntime(file)).isEqualTo("/opt/hami/jre");
+            assertThat(runs).as(path.toString()).containsSubsequence("jlink-runtime.sh /opt/hami /opt/hami/jre",
+                    "aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot");
+            var copies = file.stage("runtime").all("COPY").stream().map(Dockerfile.Instruction::arguments).toList();
+            assertThat(copies).as(path.toString()).contains("cli/target/hami.jar /opt/hami/hami.jar", "cli/target/lib/ /opt/hami/lib/")
+                    .anyMatch(c -> c.contains("deploy/docker/aot-cache.sh") && c.contains("deploy/docker/aot-training.yaml"));
+            var finalCopies = file.last().all("COPY").stream().map(Dockerfile.Instruction::arguments).toList();
+            assertThat(finalCopies).as(path + ": the jars come with the cache, from the stage that trained it")
+                    .contains("--from=runtime /opt/hami /opt/hami")
+                    .noneMatch(c -> c.startsWith("cli/target/"));
+        }
+        assertThat(plugins).isEqualTo(4);
     }
 
     @Test
@@ -91,9 +129,11 @@ class DockerfilesTest {
                     if (copy.arguments().startsWith("--from=")) {
                         continue;
                     }
-                    String source = copy.arguments().split("\\s+")[0];
-                    assertThat(REPOSITORY.resolve(source)).as(path + ": COPY " + source
-                            + " (cli/target is built by ./mvnw -pl cli -am package)").exists();
+                    String[] words = copy.arguments().split("\\s+");
+                    for (String source : List.of(words).subList(0, words.length - 1)) {
+                        assertThat(REPOSITORY.resolve(source)).as(path + ": COPY " + source
+                                + " (cli/target is built by ./mvnw -pl cli -am package)").exists();
+                    }
                 }
             }
         }

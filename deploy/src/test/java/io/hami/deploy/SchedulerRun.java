@@ -70,11 +70,12 @@ final class SchedulerRun {
         String schedulerName = Manifests.flag(container, "--scheduler-name").orElseThrow();
         String leaseName = Manifests.flag(container, "--leader-follow").orElseThrow();
         String namespace = Manifests.namespace(deployment);
+        // with --container-metrics, so that every documented metric is served
         var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, schedulerName,
                 new SchedulingPolicy(Manifests.flag(container, "--node-scheduler-policy").orElseThrow(),
                         Manifests.flag(container, "--gpu-scheduler-policy").orElseThrow()),
                 Duration.ofMinutes(5), DeviceConfig.DEFAULTS, new LeaderMode.Follow(namespace, leaseName, "rbac-test"),
-                Duration.ofMillis(200), null, "test");
+                Duration.ofMillis(200), null, "test", true);
         var recorder = new RecordingClient();
         var registry = new PrometheusRegistry();
         try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient admin = server.newClient()) {

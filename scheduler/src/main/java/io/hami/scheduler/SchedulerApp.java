@@ -53,11 +53,19 @@ public final class SchedulerApp implements AutoCloseable {
      * @param handshakePeriod  how often the handshake round runs (D3: 15 s)
      * @param metricsBind      where {@code /metrics} is served, or null for no metrics endpoint
      * @param version          reported in {@code hami_build_info}
+     * @param containerMetrics whether upstream's per-container gauges are served ({@code --container-metrics})
      */
     public record Settings(InetSocketAddress httpBind, Path certFile, Path keyFile, String schedulerName,
                            SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig,
                            LeaderMode leader, Duration handshakePeriod,
-                           InetSocketAddress metricsBind, String version) {
+                           InetSocketAddress metricsBind, String version, boolean containerMetrics) {
+        /** Without the per-container gauges, the default. */
+        public Settings(InetSocketAddress httpBind, Path certFile, Path keyFile, String schedulerName,
+                        SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig,
+                        LeaderMode leader, Duration handshakePeriod, InetSocketAddress metricsBind, String version) {
+            this(httpBind, certFile, keyFile, schedulerName, policy, lockTimeout, deviceConfig, leader, handshakePeriod,
+                    metricsBind, version, false);
+        }
     }
 
     private final UsageIndex index;
@@ -130,7 +138,9 @@ public final class SchedulerApp implements AutoCloseable {
                 }
             }
         }, clock);
-        metrics.registerContainerGrants(watch::pods, backends);
+        if (s.containerMetrics()) {
+            metrics.registerContainerGrants(watch::pods, backends);
+        }
         LOG.info("informers synced: {} nodes with devices", index.nodeNames().size());
 
         var ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-handshake").daemon().factory());
@@ -149,7 +159,7 @@ public final class SchedulerApp implements AutoCloseable {
             }
         }, 0, s.handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
 
-        var locks = new NodeLockClient(client, s.lockTimeout(), clock);
+        var locks = new NodeLockClient(client, s.lockTimeout(), clock, new NodeLockClient.Cached(watch::node, watch::pod));
         var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events, filterObserver));
         var binder = new Binder(client, locks, index, quotas, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events, bindObserver),
                 new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));

@@ -79,6 +79,10 @@ public final class SchedulerCommand implements Callable<Integer> {
             description = "Address of the Prometheus /metrics endpoint. Default: ${DEFAULT-VALUE}.")
     InetSocketAddress metricsBind;
 
+    @Option(names = "--container-metrics", description = "Also serve upstream's per-container gauges (hami_vgpu_*): two series per"
+            + " container and device, growing with the pods. Default: off.")
+    boolean containerMetrics;
+
     @Override
     public Integer call() throws Exception {
         if ((certFile == null) != (keyFile == null)) {
@@ -106,7 +110,7 @@ public final class SchedulerCommand implements Callable<Integer> {
                     : new LeaderMode.Always();
         }
         var settings = new SchedulerApp.Settings(httpBind, certFile, keyFile, schedulerName, policy, lockTimeout, config,
-                leader, Duration.ofSeconds(15), metricsBind, Main.version());
+                leader, Duration.ofSeconds(15), metricsBind, Main.version(), containerMetrics);
         try (var client = KubeClients.connect(kubeconfig);
              var app = SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC())) {
             LOG.info("hami scheduler {} ready: extender on {}, metrics on {}", schedulerName, app.address(), app.metricsAddress());

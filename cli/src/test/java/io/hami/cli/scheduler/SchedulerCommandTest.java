@@ -6,8 +6,9 @@ import io.hami.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
-/** Flag combinations {@code hami scheduler} refuses before it reaches any cluster. */
+/** Flags of {@code hami scheduler}, and the combinations it refuses before it reaches any cluster. */
 class SchedulerCommandTest {
 
     static int hami(StringWriter err, String... args) {
@@ -30,5 +31,16 @@ class SchedulerCommandTest {
         var err = new StringWriter();
         assertThat(hami(err, "scheduler", "--cert-file=/tmp/cert.pem", "--kubeconfig=/nonexistent")).isEqualTo(2);
         assertThat(err.toString()).contains("--cert-file and --key-file go together");
+    }
+
+    @Test
+    void perContainerMetricsAreOffUnlessAskedFor() {
+        var plain = new SchedulerCommand();
+        new CommandLine(plain).parseArgs("--kubeconfig=/nonexistent");
+        var asked = new SchedulerCommand();
+        new CommandLine(asked).parseArgs("--container-metrics");
+
+        assertThat(plain.containerMetrics).isFalse();
+        assertThat(asked.containerMetrics).isTrue();
     }
 }

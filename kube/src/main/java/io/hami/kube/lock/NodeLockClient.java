@@ -1,7 +1,9 @@
 package io.hami.kube.lock;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -20,6 +22,8 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,16 +40,41 @@ public final class NodeLockClient {
     private final KubernetesClient client;
     private final LockTimeouts timeouts;
     private final Clock clock;
+    private final Cached cached;
+
+    /**
+     * Nodes and pods as the caller's informers last saw them (null: not known). They may lag the API server, so they
+     * only save reads: a lock is written from a cached node only with that node's resourceVersion as precondition, and
+     * a cached holder only ever answers contention, never hands the lock over.
+     */
+    public record Cached(Function<String, Node> node, BiFunction<String, String, Pod> pod) {
+        public static final Cached NONE = new Cached(name -> null, (namespace, name) -> null);
+
+        public Cached {
+            Objects.requireNonNull(node, "node");
+            Objects.requireNonNull(pod, "pod");
+        }
+    }
 
     /** {@code timeout} is the allocation timeout; the bind window is {@link LockTimeouts#of}'s. */
     public NodeLockClient(KubernetesClient client, Duration timeout, Clock clock) {
         this(client, LockTimeouts.of(Objects.requireNonNull(timeout)), clock);
     }
 
+    /** As {@link #NodeLockClient(KubernetesClient, Duration, Clock)}, saving reads through {@code cached}. */
+    public NodeLockClient(KubernetesClient client, Duration timeout, Clock clock, Cached cached) {
+        this(client, LockTimeouts.of(Objects.requireNonNull(timeout)), clock, cached);
+    }
+
     public NodeLockClient(KubernetesClient client, LockTimeouts timeouts, Clock clock) {
+        this(client, timeouts, clock, Cached.NONE);
+    }
+
+    public NodeLockClient(KubernetesClient client, LockTimeouts timeouts, Clock clock, Cached cached) {
         this.client = Objects.requireNonNull(client);
         this.timeouts = Objects.requireNonNull(timeouts);
         this.clock = Objects.requireNonNull(clock);
+        this.cached = Objects.requireNonNull(cached);
     }
 
     public LockTimeouts timeouts() {
@@ -57,14 +86,23 @@ public final class NodeLockClient {
         String lastError = "compare-and-swap lost " + ATTEMPTS + " times";
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
-                Node n = client.nodes().withName(node).get();
+                // First from the cache when it shows the node unlocked: the lock write's precondition proves it current.
+                Node n = attempt == 1 ? cachedUnlocked(node) : null;
+                if (n == null) {
+                    n = client.nodes().withName(node).get();
+                }
                 if (n == null) {
                     return new LockOutcome.Failed(node, "node " + node + " not found");
                 }
                 String value = annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK);
                 NodeLock current = parse(node, value);
-                HolderState holder = current == null || current.isLegacy() || current.isHeldBy(namespace, pod)
-                        ? HolderState.GONE : holderState(node, current);
+                HolderState holder = HolderState.GONE;
+                if (current != null && !current.isLegacy() && !current.isHeldBy(namespace, pod)) {
+                    if (waitsByCache(node, current, namespace, pod)) {
+                        return new LockOutcome.Contended(node, current);
+                    }
+                    holder = holderState(node, current);
+                }
                 var decision = LockRules.decide(current, namespace, pod, holder, clock.instant(), timeouts);
                 switch (decision) {
                     case LockRules.Decision.Reenter r -> {
@@ -102,6 +140,26 @@ public final class NodeLockClient {
             }
         }
         return new LockOutcome.Failed(node, "lock node " + node + ": " + lastError);
+    }
+
+    /** The cached node when it carries no lock, else null (a held lock is read afresh before anything is decided). */
+    private Node cachedUnlocked(String node) {
+        Node n = cached.node().apply(node);
+        return n == null || n.getMetadata().getResourceVersion() == null
+                || annotations(n.getMetadata().getAnnotations()).containsKey(ProtocolKeys.NODE_LOCK) ? null : n;
+    }
+
+    /**
+     * Whether the cached holder pod already says the caller must wait. Answering contention writes nothing, so a stale
+     * view can only delay a takeover until kube-scheduler retries; a takeover is always decided on a fresh read.
+     */
+    private boolean waitsByCache(String node, NodeLock current, String namespace, String pod) {
+        HolderPod seen = HolderPod.of(cached.pod().apply(current.namespace(), current.name()));
+        if (seen == null) {
+            return false; // not known here: read it
+        }
+        HolderState state = LockRules.holderState(node, current, seen);
+        return LockRules.decide(current, namespace, pod, state, clock.instant(), timeouts) instanceof LockRules.Decision.Wait;
     }
 
     /**
@@ -233,8 +291,8 @@ public final class NodeLockClient {
         }
         Map<String, String> set = Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED);
         try {
-            client.pods().inNamespace(lock.namespace()).withName(lock.name()).patch(PatchContext.of(PatchType.JSON_MERGE),
-                    AnnotationPatch.mergePatch(set, Map.of(), p.getMetadata().getResourceVersion()));
+            client.pods().inNamespace(lock.namespace()).resource(podNamed(lock.namespace(), lock.name()))
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), AnnotationPatch.mergePatch(set, Map.of(), p.getMetadata().getResourceVersion()));
             return true;
         } catch (KubernetesClientException e) {
             if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
@@ -255,12 +313,25 @@ public final class NodeLockClient {
     private Node writeLock(String node, NodeLock lock, String resourceVersion) {
         Map<String, String> set = new HashMap<>();
         set.put(ProtocolKeys.NODE_LOCK, NodeLockCodec.encode(lock));
-        return client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
+        return client.nodes().resource(nodeNamed(node)).patch(PatchContext.of(PatchType.JSON_MERGE),
                 AnnotationPatch.mergePatch(set, Map.of(), resourceVersion));
     }
 
     private void patchNode(String node, String patch) {
-        client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        client.nodes().resource(nodeNamed(node)).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    }
+
+    /**
+     * The object a patch addresses, by name only: fabric8's {@code withName(..).patch(..)} first GETs the object just to
+     * learn its name, a read per write.
+     */
+    private static Node nodeNamed(String node) {
+        return new NodeBuilder().withNewMetadata().withName(node).endMetadata().build();
+    }
+
+    /** As {@link #nodeNamed}. */
+    private static Pod podNamed(String namespace, String name) {
+        return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
     }
 
     private static Map<String, String> annotations(Map<String, String> a) {

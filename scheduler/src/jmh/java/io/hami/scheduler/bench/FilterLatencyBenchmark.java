@@ -1,26 +1,9 @@
 package io.hami.scheduler.bench;
 
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.hami.protocol.config.DeviceConfig;
-import io.hami.protocol.device.DeviceInfo;
-import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.extender.Extender;
 import io.hami.scheduler.extender.ExtenderArgs;
-import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.FilterResult;
-import io.hami.scheduler.extender.SchedulingPolicy;
-import io.hami.scheduler.quota.QuotaBook;
-import io.hami.scheduler.usage.Grant;
-import io.hami.scheduler.usage.PodUsage;
-import io.hami.scheduler.usage.UsageIndex;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -36,16 +19,18 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Filter latency over every node of a large cluster (issue 4): N nodes × 8 GPUs with 40,000 running pods in
- * the usage index, one pod asking for one GPU with 1000 MiB. {@code main} prints p50/p99 per size and the
- * 5,000/1,000 ratio; run it with {@code scripts/bench.sh scheduler FilterLatencyBenchmark}.
+ * Filter latency over every node of a large cluster (issues 4 and 11): the {@link BenchCluster}, one pod asking for
+ * one GPU with 1000 MiB. {@code main} prints p50/p99 per size, the 5,000/1,000 ratio and the ratio to issue 11's
+ * goal; run it with {@code scripts/bench.sh scheduler FilterLatencyBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class FilterLatencyBenchmark {
-    static final int GPUS = 8;
-    static final int PODS = 40_000;
+    static final int GPUS = BenchCluster.GPUS;
+    static final int PODS = BenchCluster.PODS;
+    /** Issue 11's goal for /filter at 5,000 nodes (through HTTP; in process is the part of it filter owns). */
+    static final double GOAL_P99_MS = 2.0;
 
     @Param({"1000", "5000"})
     public int nodes;
@@ -55,31 +40,9 @@ public class FilterLatencyBenchmark {
 
     @Setup
     public void cluster() {
-        var backends = DeviceBackends.load(DeviceConfig.DEFAULTS);
-        var index = new UsageIndex();
-        var names = new ArrayList<String>(nodes);
-        for (int n = 0; n < nodes; n++) {
-            var devices = new ArrayList<DeviceInfo>(GPUS);
-            for (int g = 0; g < GPUS; g++) {
-                devices.add(new DeviceInfo("GPU-" + n + "-" + g, g, 100, 80_000, 100, "NVIDIA-H100", g / 4, "hami-core", true));
-            }
-            String name = "node-" + n;
-            names.add(name);
-            index.putNode(name, Map.of(), Map.of("NVIDIA", devices), Map.of());
-        }
-        var rnd = new Random(1);
-        for (int p = 0; p < PODS; p++) {
-            int n = rnd.nextInt(nodes);
-            String uuid = "GPU-" + n + "-" + rnd.nextInt(GPUS);
-            index.putPod("default/running-" + p, new PodUsage.Counted("node-" + n, Map.of(uuid, new Grant(1, 1000 + rnd.nextInt(4000), rnd.nextInt(10))), Map.of()));
-        }
-        extender = new Extender(index, new QuotaBook(backends, index), backends, SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true,
-                FilterObserver.NONE);
-        Pod pod = new PodBuilder().withNewMetadata().withNamespace("default").withName("incoming").endMetadata()
-                .withNewSpec().withContainers(new ContainerBuilder().withName("c").withNewResources()
-                        .addToLimits("nvidia.com/gpu", new Quantity("1")).addToLimits("nvidia.com/gpumem", new Quantity("1000"))
-                        .endResources().build()).endSpec().build();
-        args = new ExtenderArgs(pod, null, List.copyOf(names));
+        var cluster = BenchCluster.of(nodes);
+        extender = cluster.extender();
+        args = new ExtenderArgs(BenchCluster.oneGpuPod(1000), null, cluster.nodeNames());
     }
 
     @Benchmark
@@ -87,7 +50,7 @@ public class FilterLatencyBenchmark {
         return extender.filter(args);
     }
 
-    /** Runs the benchmark (JMH options may be passed) and prints the figures issue 4 asks for. */
+    /** Runs the benchmark (JMH options may be passed) and prints the figures issues 4 and 11 ask for. */
     public static void main(String[] argv) throws Exception {
         var cli = new CommandLineOptions(argv);
         var opts = new OptionsBuilder().parent(cli).include(FilterLatencyBenchmark.class.getSimpleName()).build();
@@ -107,7 +70,8 @@ public class FilterLatencyBenchmark {
                 p99At5000 = p99;
             }
         }
-        System.out.printf("p99 ratio 5000/1000 nodes: %.2f (linear in nodes would be 5.00); goal p99 <= 10 ms at 5000: %s%n",
-                p99At5000 / p99At1000, p99At5000 <= 10.0 ? "met" : "missed");
+        System.out.printf("p99 ratio 5000/1000 nodes: %.2f (linear in nodes would be 5.00)%n", p99At5000 / p99At1000);
+        System.out.printf("/filter in process at 5000 nodes: p99 %.3f ms, %.2f x the goal of %.1f ms (%s)%n",
+                p99At5000, p99At5000 / GOAL_P99_MS, GOAL_P99_MS, p99At5000 <= GOAL_P99_MS ? "met" : "missed");
     }
 }

@@ -57,7 +57,7 @@ public final class AbandonedDecisions {
         try {
             Pod pod = client.pods().inNamespace(ns).withName(name).get();
             if (stillAbandoned(pod, node, bindTime)) {
-                client.pods().inNamespace(ns).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+                client.pods().inNamespace(ns).resource(Binder.named(pod)).patch(PatchContext.of(PatchType.JSON_MERGE),
                         AnnotationPatch.mergePatch(Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED), Map.of(),
                                 pod.getMetadata().getResourceVersion()));
             }

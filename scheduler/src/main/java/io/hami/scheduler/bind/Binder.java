@@ -3,6 +3,7 @@ package io.hami.scheduler.bind;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -29,8 +30,8 @@ import io.hami.scheduler.usage.UsageIndex;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -262,35 +263,36 @@ public final class Binder {
     }
 
     /**
-     * Reads the node's pods from the API server into the index before fitting. Under the node lock this makes
+     * Reads the node's decided pods from the API server into the index before fitting. Under the node lock this makes
      * the fit exact even when the decision just before ours came from another scheduler replica whose patch
-     * our informer has not delivered yet.
+     * our informer has not delivered yet. Every decision (ours and upstream's) carries the {@code hami.io/vgpu-node}
+     * label in the same write, bound or not, so one label LIST finds them all; pods bound there without the label have
+     * no decision a replica could have raced, and the informer has them.
      */
     private void catchUp(String node) {
-        var seen = new HashSet<String>();
         for (Pod p : decidedFor(node)) {
-            seen.add(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
             index.putPod(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), PodUsage.of(p, backends),
                     p.getMetadata().getResourceVersion());
-        }
-        for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()) {
-            String k = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
-            if (seen.add(k)) {
-                index.putPod(k, PodUsage.of(p, backends), p.getMetadata().getResourceVersion());
-            }
         }
     }
 
     /**
      * Pods with a decision for {@code node}: by the {@code hami.io/vgpu-node} label, or, for a node whose name cannot
-     * be a label value (longer than 63 characters, which a node name may be), among the pods not bound yet.
+     * be a label value (longer than 63 characters, which a node name may be, so its decisions carry no label), among
+     * the pods not bound yet and those bound there.
      */
     private List<Pod> decidedFor(String node) {
         if (isLabelValue(node)) {
             return client.pods().inAnyNamespace().withLabel(ProtocolKeys.VGPU_NODE, node).list().getItems();
         }
-        return client.pods().inAnyNamespace().withField("spec.nodeName", "").list().getItems().stream()
-                .filter(p -> node.equals(annotations(p).get(ProtocolKeys.VGPU_NODE))).toList();
+        var decided = new ArrayList<Pod>();
+        for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", "").list().getItems()) {
+            if (node.equals(annotations(p).get(ProtocolKeys.VGPU_NODE))) {
+                decided.add(p);
+            }
+        }
+        decided.addAll(client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems());
+        return decided;
     }
 
 
@@ -363,8 +365,17 @@ public final class Binder {
         Map<String, String> labels = new HashMap<>();
         labels.put(ProtocolKeys.VGPU_NODE, isLabelValue(node) ? node : null);
         String patch = AnnotationPatch.mergePatch(set, labels, null);
-        return client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+        return client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(named(pod))
                 .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    }
+
+    /**
+     * The pod a patch addresses, by name only: fabric8's {@code withName(..).patch(..)} first GETs the pod just to learn
+     * its name, a read per write.
+     */
+    static Pod named(Pod pod) {
+        return new PodBuilder().withNewMetadata().withNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName()).endMetadata().build();
     }
 
     /**

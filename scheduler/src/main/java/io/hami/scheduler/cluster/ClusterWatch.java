@@ -169,6 +169,16 @@ public final class ClusterWatch implements AutoCloseable {
         return pods.list();
     }
 
+    /** The node as last seen, or null when it is not known or cannot be read. */
+    public Node node(String name) {
+        return nodes.get(name);
+    }
+
+    /** The pod as last seen, or null when it is not known or cannot be read. */
+    public Pod pod(String namespace, String name) {
+        return pods.get(namespace + "/" + name);
+    }
+
     /** The readable nodes as last seen. */
     public List<Node> nodes() {
         return nodes.list();

@@ -96,6 +96,11 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
         return informer.hasSynced();
     }
 
+    /** The readable object under {@code key} ({@code namespace/name}, or the name) as last seen, or null. */
+    T get(String key) {
+        return decoded.get(key);
+    }
+
     /** The readable objects as last seen. */
     List<T> list() {
         return List.copyOf(decoded.values());

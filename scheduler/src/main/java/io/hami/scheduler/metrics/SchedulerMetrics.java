@@ -16,10 +16,11 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -33,7 +34,8 @@ import java.util.function.Supplier;
  */
 public final class SchedulerMetrics implements FilterObserver, BindObserver, HandshakeObserver {
     static final String HANDSHAKE_STATE = "hami_handshake_state";
-    static final List<String> HANDSHAKE_STATES = List.of("healthy", "pending", "unhealthy");
+    private static final MetricMetadata HANDSHAKE_META = new MetricMetadata(HANDSHAKE_STATE,
+            "Handshake state per node and vendor in the last round: healthy, pending (asked, not yet answered) or unhealthy; always 1");
 
     private static final double[] FILTER_BUCKETS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1};
     private static final double[] API_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
@@ -48,8 +50,8 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
     private final Counter lockFailures;
     private final Histogram lockHold;
     private final Counter undecodable;
-    /** Node to vendor to the state of its last handshake verdict. */
-    private final Map<String, Map<String, String>> handshake = new ConcurrentHashMap<>();
+    /** Node to vendor to the labels of the state of its last handshake verdict (built only when the state changes). */
+    private final Map<String, Map<String, Labels>> handshake = new ConcurrentHashMap<>();
 
     public SchedulerMetrics(PrometheusRegistry registry, String version) {
         this.registry = registry;
@@ -145,8 +147,12 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
 
     @Override
     public void verdict(String node, String vendor, HealthVerdict verdict) {
-        String state = !verdict.healthy() ? "unhealthy" : verdict.refresh() ? "healthy" : "pending";
-        handshake.computeIfAbsent(node, n -> new ConcurrentHashMap<>()).put(vendor, state);
+        String state = handshakeState(verdict);
+        var vendors = handshake.computeIfAbsent(node, n -> new ConcurrentHashMap<>());
+        Labels last = vendors.get(vendor);
+        if (last == null || !state.equals(last.get("state"))) {
+            vendors.put(vendor, Labels.of("node", node, "vendor", vendor, "state", state));
+        }
     }
 
     /** Drops a deleted node's per-node series so they do not report a node that no longer exists. */
@@ -156,18 +162,23 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
         lockFailures.remove(node);
     }
 
-    /** Every state for every node and vendor, 1 on the current one, so alerts can select {@code == 1}. */
+    /** {@code healthy}, {@code pending} (asked, not yet answered) or {@code unhealthy}. */
+    static String handshakeState(HealthVerdict verdict) {
+        return !verdict.healthy() ? "unhealthy" : verdict.refresh() ? "healthy" : "pending";
+    }
+
+    /**
+     * One series per node and vendor, labelled with its current state and always 1: alerts select
+     * {@code {state="unhealthy"}}. (It used to be one series per state, 0 on the others: three times the series.)
+     */
     private GaugeSnapshot handshakeSnapshot() {
-        var family = GaugeSnapshot.builder().name(HANDSHAKE_STATE)
-                .help("Handshake state per node and vendor in the last round: healthy, pending (asked, not yet answered) or unhealthy");
-        new TreeMap<>(handshake).forEach((node, vendors) -> new TreeMap<>(vendors).forEach((vendor, current) -> {
-            for (String state : HANDSHAKE_STATES) {
-                family.dataPoint(GaugeDataPointSnapshot.builder()
-                        .labels(Labels.of("node", node, "vendor", vendor, "state", state))
-                        .value(state.equals(current) ? 1 : 0).build());
+        var points = new ArrayList<GaugeDataPointSnapshot>(handshake.size());
+        for (Map<String, Labels> vendors : handshake.values()) {
+            for (Labels labels : vendors.values()) {
+                points.add(new GaugeDataPointSnapshot(1, labels, null));
             }
-        }));
-        return family.build();
+        }
+        return new GaugeSnapshot(HANDSHAKE_META, points);
     }
 
     private static double seconds(Duration d) {

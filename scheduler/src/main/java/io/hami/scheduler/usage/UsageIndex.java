@@ -2,6 +2,7 @@ package io.hami.scheduler.usage;
 
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.fit.DeviceUsage;
+import io.hami.scheduler.fit.NodeSummary;
 import io.hami.scheduler.fit.NodeView;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * rebuilds it, and reading one node costs O(devices on that node).
  *
  * <p>Thread-safe: pod updates are serialised on the index (they are cheap), each node's entry is guarded
- * by its own monitor so readers of one node do not wait for writers of another.
+ * by its own monitor so readers of one node do not wait for writers of another. Reading a node that has not
+ * changed since its last read takes no lock (its snapshot is published through a volatile field).
  */
 public final class UsageIndex {
     private final ConcurrentHashMap<String, NodeEntry> nodes = new ConcurrentHashMap<>();
@@ -27,10 +29,17 @@ public final class UsageIndex {
     /** Pod key to the highest resourceVersion recorded, guarded by {@code this}. */
     private final java.util.HashMap<String, Long> versions = new java.util.HashMap<>();
 
-    /** A node as the index serves it; {@code failClosed} lists why nothing may be placed there. */
-    public record NodeSnapshot(NodeView view, List<String> failClosed) {
+    /**
+     * A node as the index serves it; {@code failClosed} lists why nothing may be placed there, {@code summary} is
+     * the view's devices as filter's fast path reads them.
+     */
+    public record NodeSnapshot(NodeView view, List<String> failClosed, NodeSummary summary) {
         public NodeSnapshot {
             failClosed = List.copyOf(failClosed);
+        }
+
+        public NodeSnapshot(NodeView view, List<String> failClosed) {
+            this(view, failClosed, NodeSummary.of(view.devices()));
         }
     }
 
@@ -180,6 +189,9 @@ public final class UsageIndex {
      * a pod being bound again must not compete with its own earlier reservation.
      */
     public Optional<NodeSnapshot> snapshot(String node, String excludedPod) {
+        if (excludedPod == null) {
+            return Optional.ofNullable(current(node));
+        }
         Map<String, Grant> own = excludedPod != null && pods.get(excludedPod) instanceof PodUsage.Counted c && c.node().equals(node)
                 ? c.grants() : Map.of();
         var entry = nodes.get(node);
@@ -198,6 +210,30 @@ public final class UsageIndex {
                 return Optional.of(entry.cached);
             }
             return Optional.of(build(node, entry, own, excludedPod));
+        }
+    }
+
+    /**
+     * The node as {@link #snapshot(String)} gives it, or null when it has no inventory: filter's read, which takes no
+     * lock while the node has not changed since it was last read.
+     */
+    public NodeSnapshot current(String node) {
+        var entry = nodes.get(node);
+        if (entry == null) {
+            return null;
+        }
+        NodeSnapshot cached = entry.cached;
+        if (cached != null) {
+            return cached; // set only while the node is known, cleared under the lock by every change
+        }
+        synchronized (entry) {
+            if (!entry.known) {
+                return null;
+            }
+            if (entry.cached == null) {
+                entry.cached = build(node, entry, Map.of(), null);
+            }
+            return entry.cached;
         }
     }
 
@@ -254,7 +290,7 @@ public final class UsageIndex {
         final Map<String, Grant> used = new HashMap<>();
         /** Pod key to why its allocation cannot be read. */
         final Map<String, String> undecodable = new HashMap<>();
-        /** The snapshot as of the last change, built on first read after it. */
-        NodeSnapshot cached;
+        /** The snapshot as of the last change, built on first read after it; read without the lock. */
+        volatile NodeSnapshot cached;
     }
 }

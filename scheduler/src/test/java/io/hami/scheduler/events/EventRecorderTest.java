@@ -75,7 +75,7 @@ class EventRecorderTest {
     }
 
     @Test
-    void aFilterThatFindsNothingWritesOneWarningPerReasonKindThenTheSummary() {
+    void aFilterThatFindsNothingWritesOneWarningNamingTheNodesPerReasonKind() {
         try (var recorder = new EventRecorder(client, "hami-scheduler", registry, CLOCK)) {
             recorder.filtered(pod(), List.of(), Map.of(
                     "n3", "1/2 CardInsufficientMemory, 2/2 NumaNotFit",
@@ -84,10 +84,62 @@ class EventRecorderTest {
         }
 
         assertThat(events()).extracting(Event::getType, Event::getReason, Event::getMessage).containsExactly(
-                tuple("Warning", "FilteringFailed", "2 nodes CardInsufficientMemory(n1,n3)"),
-                tuple("Warning", "FilteringFailed", "1 nodes NumaNotFit(n3)"),
-                tuple("Warning", "FilteringFailed", "1 nodes node unregistered(n2)"),
-                tuple("Warning", "FilteringFailed", "no available node, 3 nodes do not meet"));
+                tuple("Warning", "FilteringFailed", "no available node, 3 nodes do not meet: "
+                        + "2 nodes CardInsufficientMemory(n1,n3); 1 nodes NumaNotFit(n3); 1 nodes node unregistered(n2)"));
+    }
+
+    /** A clock tests move by hand. */
+    static final class ManualClock extends Clock {
+        Instant now = CLOCK.instant();
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void repeatedFilterCallsOfAPodWriteOneEventPerOutcomeUntilTheRepeatTimeHasPassed() {
+        var clock = new ManualClock();
+        try (var recorder = new EventRecorder(client, "hami-scheduler", registry, clock)) {
+            for (int i = 0; i < 50; i++) {
+                recorder.filtered(pod(), List.of(), Map.of("n1", "2/2 CardInsufficientMemory"), Duration.ZERO);
+                recorder.filtered(pod(), List.of("n2"), Map.of(), Duration.ZERO);
+            }
+            clock.now = clock.now.plus(EventRecorder.REPEAT_AFTER).minusSeconds(1);
+            recorder.filtered(pod(), List.of(), Map.of("n1", "2/2 CardInsufficientMemory"), Duration.ZERO);
+            clock.now = clock.now.plusSeconds(1);
+            recorder.filtered(pod(), List.of(), Map.of("n1", "2/2 CardInsufficientMemory"), Duration.ZERO);
+            recorder.filtered(pod(), List.of(), Map.of("n1", "2/2 CardInsufficientMemory"), Duration.ZERO);
+        }
+
+        assertThat(events()).extracting(Event::getReason, Event::getMessage).containsExactly(
+                tuple("FilteringFailed", "no available node, 1 nodes do not meet: 1 nodes CardInsufficientMemory(n1)"),
+                tuple("FilteringSucceed", "find fit node(n2), 0 nodes not fit, 1 nodes fit(n2)"),
+                tuple("FilteringFailed", "no available node, 1 nodes do not meet: 1 nodes CardInsufficientMemory(n1)"));
+        assertThat(Scrape.samples(registry, "hami_event_write_failures_total")).isEmpty();
+    }
+
+    @Test
+    void anotherPodOrTheSamePodAgainUnderANewUidGetsItsOwnEvent() {
+        try (var recorder = new EventRecorder(client, "hami-scheduler", registry, CLOCK)) {
+            recorder.filtered(pod(), List.of("n1"), Map.of(), Duration.ZERO);
+            Pod recreated = new PodBuilder(pod()).editMetadata().withUid("uid-2").endMetadata().build();
+            recorder.filtered(recreated, List.of("n1"), Map.of(), Duration.ZERO);
+            recorder.filtered(recreated, List.of("n1"), Map.of(), Duration.ZERO);
+        }
+
+        assertThat(events()).extracting(e -> e.getInvolvedObject().getUid()).containsExactly("uid-1", "uid-2");
     }
 
     @Test

@@ -244,27 +244,97 @@ class SchedulerMetricsTest {
     }
 
     @Test
-    void handshakeStateIsOneOnTheLastVerdictsStateAndZeroOnTheOthers() {
+    void handshakeStateIsOneSeriesPerNodeAndVendorLabelledWithTheLastVerdictsState() {
         metrics.verdict("n1", "NVIDIA", new HealthVerdict(true, false, Optional.of("Requesting_2025.01.01 00:00:00"), HealthMemory.NONE));
         metrics.verdict("n1", "MLU", HealthVerdict.NO_HANDSHAKE);
         metrics.verdict("n2", "NVIDIA", new HealthVerdict(false, false, Optional.empty(), HealthMemory.NONE));
 
         assertThat(Scrape.samples(registry, "hami_handshake_state")).containsExactlyInAnyOrder(
                 "hami_handshake_state{node=\"n1\",state=\"healthy\",vendor=\"MLU\"} 1.0",
-                "hami_handshake_state{node=\"n1\",state=\"pending\",vendor=\"MLU\"} 0.0",
-                "hami_handshake_state{node=\"n1\",state=\"unhealthy\",vendor=\"MLU\"} 0.0",
-                "hami_handshake_state{node=\"n1\",state=\"healthy\",vendor=\"NVIDIA\"} 0.0",
                 "hami_handshake_state{node=\"n1\",state=\"pending\",vendor=\"NVIDIA\"} 1.0",
-                "hami_handshake_state{node=\"n1\",state=\"unhealthy\",vendor=\"NVIDIA\"} 0.0",
-                "hami_handshake_state{node=\"n2\",state=\"healthy\",vendor=\"NVIDIA\"} 0.0",
-                "hami_handshake_state{node=\"n2\",state=\"pending\",vendor=\"NVIDIA\"} 0.0",
                 "hami_handshake_state{node=\"n2\",state=\"unhealthy\",vendor=\"NVIDIA\"} 1.0");
 
         metrics.verdict("n1", "NVIDIA", HealthVerdict.NO_HANDSHAKE);
+        metrics.verdict("n2", "NVIDIA", new HealthVerdict(false, false, Optional.empty(), HealthMemory.NONE));
 
-        assertThat(Scrape.samples(registry, "hami_handshake_state"))
-                .contains("hami_handshake_state{node=\"n1\",state=\"healthy\",vendor=\"NVIDIA\"} 1.0",
-                        "hami_handshake_state{node=\"n1\",state=\"pending\",vendor=\"NVIDIA\"} 0.0");
+        assertThat(Scrape.samples(registry, "hami_handshake_state")).containsExactlyInAnyOrder(
+                "hami_handshake_state{node=\"n1\",state=\"healthy\",vendor=\"MLU\"} 1.0",
+                "hami_handshake_state{node=\"n1\",state=\"healthy\",vendor=\"NVIDIA\"} 1.0",
+                "hami_handshake_state{node=\"n2\",state=\"unhealthy\",vendor=\"NVIDIA\"} 1.0");
+    }
+
+    @Test
+    void handshakeSeriesStayOnePerNodeAndVendorThroughEveryStateChange() {
+        for (int round = 0; round < 3; round++) {
+            for (int n = 0; n < 50; n++) {
+                HealthVerdict v = switch ((n + round) % 3) {
+                    case 0 -> HealthVerdict.NO_HANDSHAKE;
+                    case 1 -> new HealthVerdict(true, false, Optional.of("Requesting_2025.01.01 00:00:00"), HealthMemory.NONE);
+                    default -> new HealthVerdict(false, false, Optional.empty(), HealthMemory.NONE);
+                };
+                metrics.verdict("n" + n, "NVIDIA", v);
+            }
+        }
+
+        var samples = Scrape.samples(registry, "hami_handshake_state");
+        assertThat(samples).hasSize(50).allMatch(l -> l.endsWith("} 1.0"));
+        // round 2: n0 is (0+2)%3 = unhealthy, n1 healthy, n2 pending
+        assertThat(samples).contains("hami_handshake_state{node=\"n0\",state=\"unhealthy\",vendor=\"NVIDIA\"} 1.0",
+                "hami_handshake_state{node=\"n1\",state=\"healthy\",vendor=\"NVIDIA\"} 1.0",
+                "hami_handshake_state{node=\"n2\",state=\"pending\",vendor=\"NVIDIA\"} 1.0");
+    }
+
+    @Test
+    void aNodesNewInventoryReplacesItsDeviceSeriesAtTheNextScrape() {
+        var index = new UsageIndex();
+        index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(gpu("G1", 0), gpu("G2", 1))), Map.of());
+        index.putNode("n2", Map.of(), Map.of("NVIDIA", List.of(gpu("G9", 0))), Map.of());
+        metrics.registerDeviceUsage(index);
+        assertThat(Scrape.samples(registry, "hami_gpu_memory_limit_bytes")).hasSize(3);
+
+        // G2 goes, G3 comes with another memory size, and n1 also gets an HCU; n2 keeps its inventory
+        index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(gpu("G1", 0), new DeviceInfo("G3", 1, 10, 16000, 100, "NVIDIA-A100", 0, "hami-core", true)),
+                "HCU", List.of(new DeviceInfo("H1", 0, 4, 4000, 100, "HCU-Z100", 0, "hami-core", true))), Map.of());
+        index.putPod("ns/a", new PodUsage.Counted("n1", Map.of("G3", new Grant(1, 4000, 50), "H1", new Grant(1, 1000, 0)), Map.of()));
+
+        assertThat(Scrape.samples(registry, "hami_gpu_memory_limit_bytes")).containsExactlyInAnyOrder(
+                "hami_gpu_memory_limit_bytes{" + labels("n1", "G1", 0) + "} 8.388608E9",
+                "hami_gpu_memory_limit_bytes{" + labels("n1", "G3", 1) + "} 1.6777216E10",
+                "hami_gpu_memory_limit_bytes{device_index=\"0\",device_type=\"HCU-Z100\",device_uuid=\"H1\",node=\"n1\",zone=\"vGPU\"} 4.194304E9",
+                "hami_gpu_memory_limit_bytes{" + labels("n2", "G9", 0) + "} 8.388608E9");
+        assertThat(Scrape.samples(registry, "hami_node_gpu_memory_allocated_ratio")).contains(
+                "hami_node_gpu_memory_allocated_ratio{" + labels("n1", "G3", 1) + "} 0.25",
+                "hami_node_gpu_memory_allocated_ratio{device_index=\"0\",device_type=\"HCU-Z100\",device_uuid=\"H1\",node=\"n1\",zone=\"vGPU\"} 0.25");
+        assertThat(Scrape.samples(registry, "hami_node_gpu_overview")).contains(
+                "hami_node_gpu_overview{device_cores=\"100\",device_index=\"1\",device_memory_limit=\"16000\","
+                        + "device_type=\"NVIDIA-A100\",device_uuid=\"G3\",node=\"n1\",zone=\"vGPU\"} 4.194304E9");
+        assertThat(Scrape.text(registry)).doesNotContain("G2");
+
+        index.putNode("n3", Map.of(), Map.of("NVIDIA", List.of(gpu("G4", 0))), Map.of());
+        index.removeNode("n2");
+
+        assertThat(Scrape.samples(registry, "hami_gpu_core_allocated_ratio")).containsExactlyInAnyOrder(
+                "hami_gpu_core_allocated_ratio{" + labels("n1", "G1", 0) + "} 0.0",
+                "hami_gpu_core_allocated_ratio{" + labels("n1", "G3", 1) + "} 50.0",
+                "hami_gpu_core_allocated_ratio{device_index=\"0\",device_type=\"HCU-Z100\",device_uuid=\"H1\",node=\"n1\",zone=\"vGPU\"} 0.0",
+                "hami_gpu_core_allocated_ratio{" + labels("n3", "G4", 0) + "} 0.0");
+    }
+
+    @Test
+    void everyDeviceHasSevenSeriesWhateverThePodsOnIt() {
+        var index = new UsageIndex();
+        index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(gpu("G1", 0), gpu("G2", 1))), Map.of());
+        metrics.registerDeviceUsage(index);
+        long empty = Scrape.text(registry).lines().filter(l -> l.contains("device_uuid=")).count();
+
+        for (int p = 0; p < 20; p++) {
+            index.putPod("ns/p" + p, new PodUsage.Counted("n1", Map.of(p % 2 == 0 ? "G1" : "G2", new Grant(1, 100, 1)), Map.of()));
+        }
+
+        assertThat(empty).isEqualTo(14);
+        assertThat(Scrape.text(registry).lines().filter(l -> l.contains("device_uuid="))).hasSize(14);
+        assertThat(Scrape.samples(registry, "hami_gpu_shared_count")).containsExactlyInAnyOrder(
+                "hami_gpu_shared_count{" + labels("n1", "G1", 0) + "} 10.0", "hami_gpu_shared_count{" + labels("n1", "G2", 1) + "} 10.0");
     }
 
     @Test

@@ -64,6 +64,11 @@ public final class HygonBackend implements DeviceBackend {
         return FitWalk.fit(devices, request, context, HygonFitRules.INSTANCE);
     }
 
+    @Override
+    public java.util.Optional<io.hami.protocol.fit.FitRules> fitRules() {
+        return java.util.Optional.of(HygonFitRules.INSTANCE);
+    }
+
     /** The shared handshake check on {@code hami.io/node-handshake-hcu} and the Allocatable count. */
     /** The memory resource counts in MiB times the memory factor (when above 1), as requests do. */
     @Override

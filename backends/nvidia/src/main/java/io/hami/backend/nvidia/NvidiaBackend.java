@@ -66,6 +66,11 @@ public final class NvidiaBackend implements DeviceBackend {
     }
 
     @Override
+    public java.util.Optional<io.hami.protocol.fit.FitRules> fitRules() {
+        return java.util.Optional.of(NvidiaFitRules.INSTANCE);
+    }
+
+    @Override
     public boolean numaBind(Map<String, String> podAnnotations) {
         return NvidiaFitRules.numaBind(podAnnotations);
     }

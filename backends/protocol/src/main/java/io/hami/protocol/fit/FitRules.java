@@ -10,18 +10,27 @@ import java.util.Set;
  */
 public interface FitRules {
 
-    /** The device may serve this request; otherwise {@link Reasons#CARD_TYPE_MISMATCH}. */
+    /**
+     * The device may serve this request; otherwise {@link Reasons#CARD_TYPE_MISMATCH}. Reads of the device only its
+     * type and mode, and of the context only the pod's annotations, so filter may ask once per type and mode.
+     */
     boolean typeMatches(DeviceInfo device, ContainerRequest request, FitContext context);
 
     /** The pod annotations that select devices by ID; a device they exclude is {@link Reasons#CARD_UUID_MISMATCH}. */
     DeviceSelector uuidSelector();
 
-    /** IDs of devices taken out of scheduling ({@link Reasons#CARD_CORDONED}); none by default. */
+    /**
+     * IDs of devices taken out of scheduling ({@link Reasons#CARD_CORDONED}); none by default. Reads only the node's
+     * annotations, so filter may work it out once per node and pod.
+     */
     default Set<String> cordoned(FitContext context) {
         return Set.of();
     }
 
-    /** Whether the devices of one request must share a NUMA node ({@link Reasons#NUMA_NOT_FIT}); no by default. */
+    /**
+     * Whether the devices of one request must share a NUMA node ({@link Reasons#NUMA_NOT_FIT}); no by default. Reads
+     * only the pod's annotations.
+     */
     default boolean numaBind(FitContext context) {
         return false;
     }

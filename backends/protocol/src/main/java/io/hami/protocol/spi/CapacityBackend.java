@@ -68,6 +68,11 @@ public abstract class CapacityBackend implements DeviceBackend {
     }
 
     @Override
+    public final java.util.Optional<FitRules> fitRules() {
+        return java.util.Optional.of(rules);
+    }
+
+    @Override
     public final int memoryUnitMiB() {
         return layout.memoryUnitMiB();
     }

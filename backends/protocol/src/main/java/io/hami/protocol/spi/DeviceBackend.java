@@ -44,6 +44,15 @@ public interface DeviceBackend {
     FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context);
 
     /**
+     * The rules {@link #fit} walks with, when {@link #fit} is exactly {@link io.hami.protocol.fit.FitWalk} over them:
+     * filter may then decide a node without the walk, with the same answer. Empty (the default): filter always calls
+     * {@link #fit}.
+     */
+    default java.util.Optional<io.hami.protocol.fit.FitRules> fitRules() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * The webhook's rule for one container. By default (Cambricon, Hygon) a container asks for this vendor
      * when its count resource is in its limits, and nothing is filled in.
      */

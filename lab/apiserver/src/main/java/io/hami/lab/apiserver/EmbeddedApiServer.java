@@ -37,10 +37,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     private final KubernetesMockServer server;
     private final Faults faults;
+    private final RequestCounts requests;
 
-    private EmbeddedApiServer(KubernetesMockServer server, Faults faults) {
+    private EmbeddedApiServer(KubernetesMockServer server, Faults faults, RequestCounts requests) {
         this.server = server;
         this.faults = faults;
+        this.requests = requests;
     }
 
     /** Starts a server on an ephemeral port of 127.0.0.1. */
@@ -51,10 +53,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** Starts a server on {@code port} of 127.0.0.1 (0: an ephemeral port). */
     public static EmbeddedApiServer start(int port) {
         Faults faults = new Faults();
+        RequestCounts requests = new RequestCounts();
         KubernetesMockServer server = new KubernetesMockServer(new Context(),
-                new MockWebServer(), new HashMap<>(), new LabDispatcher(faults), false);
+                new MockWebServer(), new HashMap<>(), new LabDispatcher(faults, requests), false);
         server.init(loopback(), port);
-        return new EmbeddedApiServer(server, faults);
+        return new EmbeddedApiServer(server, faults, requests);
     }
 
     /** {@code http://127.0.0.1:PORT} */
@@ -119,6 +122,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** Fault injection for this server. */
     public Faults faults() {
         return faults;
+    }
+
+    /** The requests answered so far, by verb and resource. */
+    public RequestCounts requests() {
+        return requests;
     }
 
     /** Stops the server; open watches are closed. */

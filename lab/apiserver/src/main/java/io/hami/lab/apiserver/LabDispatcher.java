@@ -48,13 +48,15 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     private static final String MERGE_PATCH = "application/merge-patch+json";
 
     private final Faults faults;
+    private final RequestCounts requests;
     private final ParsedStates parsed = new ParsedStates();
     private final WatchHub watches = new WatchHub(parsed);
     private final StoreIndex index = new StoreIndex();
     private final PodBinder binder = new PodBinder(this::handleGet, this::mergePatch);
 
-    LabDispatcher(Faults faults) {
+    LabDispatcher(Faults faults, RequestCounts requests) {
         this.faults = faults;
+        this.requests = requests;
     }
 
     @Override
@@ -77,6 +79,8 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     private MockResponse route(RecordedRequest request) {
         String method = request.getMethod().toUpperCase(Locale.ROOT);
         RequestUri uri = RequestUri.parse(request.getPath());
+        String[] counted = RequestCounts.classify(method, uri.path(), uri.isWatch());
+        requests.count(counted[0], counted[1]);
         OptionalInt fault = faults.failureFor(method, uri.path());
         if (fault.isPresent()) {
             return Statuses.failure(fault.getAsInt(), "injected fault: " + method + " " + uri.path());
@@ -147,7 +151,8 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
             // A deletion is a write too: its watch event carries a new resourceVersion, as the API server's does.
             String deletedAt = newState == null && oldState != null ? Long.toString(requestResourceVersion()) : null;
             index.moved(oldAttributes, newKey,
-                    deletedAt != null ? deletedAt : resource == null ? null : resource.getMetadata().getResourceVersion());
+                    deletedAt != null ? deletedAt : resource == null ? null : resource.getMetadata().getResourceVersion(),
+                    podTerms(newKey, newState));
             return new WatchHub.Change(oldAttributes, oldState, newKey, newState, deletedAt);
         });
     }
@@ -182,6 +187,51 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         AttributeSet key = index.find(ref);
         String value = key == null ? null : map.get(key);
         return value != null && key.matches(query) ? Map.entry(key, value) : null;
+    }
+
+    /** A pod state's node and labels for the selector indexes; null for other resources. */
+    private StoreIndex.Terms podTerms(AttributeSet key, String state) {
+        if (key == null || state == null || !"pods".equals(pluralOf(key))) {
+            return null;
+        }
+        ParsedStates.Parsed pod = parsed.of(state);
+        return new StoreIndex.Terms(pod.json().path("spec").path("nodeName").asString(""), Map.copyOf(pod.labels()));
+    }
+
+    private static String pluralOf(AttributeSet key) {
+        var plural = key.getAttribute(KubernetesAttributesExtractor.PLURAL);
+        return plural == null || plural.getValues().isEmpty() ? null : plural.getValues().getFirst().toString();
+    }
+
+    /**
+     * The keys a selector LIST must look at. For pods, an equality on {@code spec.nodeName} or a label is answered from
+     * an index (the real API server's watch cache indexes pods by node), the smaller set when both apply; any other
+     * selector reads every object of the resource. The selection is still evaluated on each key.
+     */
+    private List<AttributeSet> candidates(String resource, Selection selection) {
+        if (!resource.equals("pods")) {
+            return index.keysOf(resource);
+        }
+        List<AttributeSet> best = null;
+        for (FieldSelector.Requirement r : selection.fields().requirements()) {
+            if (r.equal() && r.field().equals("spec.nodeName")) {
+                best = smaller(best, index.podsOnNode(r.value()));
+            }
+        }
+        for (LabelSelector.Requirement r : selection.labels().requirements()) {
+            if (r.operator() == LabelSelector.Operator.IN) {
+                List<AttributeSet> labelled = new ArrayList<>();
+                for (String value : r.values()) {
+                    labelled.addAll(index.podsLabelled(r.key(), value));
+                }
+                best = smaller(best, labelled);
+            }
+        }
+        return best != null ? best : index.keysOf(resource);
+    }
+
+    private static List<AttributeSet> smaller(List<AttributeSet> a, List<AttributeSet> b) {
+        return a == null || b.size() < a.size() ? b : a;
     }
 
     /** The store key the mock gives a new state (same rule as its {@code processEvent}). */
@@ -219,7 +269,7 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         Selection selection = Selection.of(uri, resourceOf(uri));
         List<String> items = new ArrayList<>();
         long version = watches.betweenWrites(() -> {
-            for (AttributeSet key : index.keysOf(resourceOf(uri))) {
+            for (AttributeSet key : candidates(resourceOf(uri), selection)) {
                 String value = StoreIndex.inScope(key, scope) ? map.get(key) : null;
                 if (value != null && selection.matches(parsed.of(value))) {
                     items.add(value);

@@ -28,7 +28,16 @@ final class StoreIndex {
     private final Map<Ref, AttributeSet> keys = new ConcurrentHashMap<>();
     /** Keys by resource plural, in the store's order; changed and read only between writes (see {@link WatchHub}). */
     private final Map<String, Set<AttributeSet>> byResource = new HashMap<>();
+    /** Pod keys by {@code spec.nodeName} ({@code ""}: not bound), as the API server's watch cache indexes them. */
+    private final Map<String, Set<AttributeSet>> podsByNode = new HashMap<>();
+    /** Pod keys by label ({@code key=value}). */
+    private final Map<String, Set<AttributeSet>> podsByLabel = new HashMap<>();
+    /** What each stored pod key is indexed under, so a write can take it out without its old state. */
+    private final Map<AttributeSet, Terms> podTerms = new HashMap<>();
     private final AtomicLong highestVersion = new AtomicLong();
+
+    /** A pod's node and labels, as indexed. */
+    record Terms(String node, Map<String, String> labels) {}
 
     /** The identity named by {@code attributes} (a stored key or a request's path), or null when it names none. */
     static Ref refOf(AttributeSet attributes) {
@@ -46,6 +55,11 @@ final class StoreIndex {
      * resourceVersion of the object written.
      */
     void moved(AttributeSet oldKey, AttributeSet newKey, String version) {
+        moved(oldKey, newKey, version, null);
+    }
+
+    /** As {@link #moved(AttributeSet, AttributeSet, String)}; {@code newTerms} are the new pod's node and labels. */
+    void moved(AttributeSet oldKey, AttributeSet newKey, String version, Terms newTerms) {
         if (version != null && version.matches("\\d{1,18}")) {
             highestVersion.accumulateAndGet(Long.parseLong(version), Math::max);
         }
@@ -63,6 +77,44 @@ final class StoreIndex {
         if (newKey != null && value(newKey, KubernetesAttributesExtractor.PLURAL) != null) {
             byResource.computeIfAbsent(value(newKey, KubernetesAttributesExtractor.PLURAL), r -> new LinkedHashSet<>()).add(newKey);
         }
+        if (oldKey != null) {
+            unindexPod(oldKey);
+        }
+        if (newKey != null && newTerms != null && "pods".equals(value(newKey, KubernetesAttributesExtractor.PLURAL))) {
+            podTerms.put(newKey, newTerms);
+            podsByNode.computeIfAbsent(newTerms.node(), n -> new LinkedHashSet<>()).add(newKey);
+            for (var label : newTerms.labels().entrySet()) {
+                podsByLabel.computeIfAbsent(label.getKey() + "=" + label.getValue(), l -> new LinkedHashSet<>()).add(newKey);
+            }
+        }
+    }
+
+    private void unindexPod(AttributeSet key) {
+        Terms terms = podTerms.remove(key);
+        if (terms == null) {
+            return;
+        }
+        removeFrom(podsByNode, terms.node(), key);
+        for (var label : terms.labels().entrySet()) {
+            removeFrom(podsByLabel, label.getKey() + "=" + label.getValue(), key);
+        }
+    }
+
+    private static void removeFrom(Map<String, Set<AttributeSet>> index, String term, AttributeSet key) {
+        Set<AttributeSet> keys = index.get(term);
+        if (keys != null && keys.remove(key) && keys.isEmpty()) {
+            index.remove(term); // node and label values come and go: keep no empty sets behind
+        }
+    }
+
+    /** The stored pod keys bound to {@code node} ({@code ""}: not bound), in store order; read between writes only. */
+    List<AttributeSet> podsOnNode(String node) {
+        return List.copyOf(podsByNode.getOrDefault(node, Set.of()));
+    }
+
+    /** The stored pod keys labelled {@code key=value}; read between writes only. */
+    List<AttributeSet> podsLabelled(String key, String value) {
+        return List.copyOf(podsByLabel.getOrDefault(key + "=" + value, Set.of()));
     }
 
     /** The stored keys of {@code plural}, in store order; read between writes only. */

@@ -1,0 +1,77 @@
+package io.hami.scheduler.bind;
+
+import static io.hami.scheduler.SchedulerFixture.container;
+import static io.hami.scheduler.SchedulerFixture.gpu;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.scheduler.SchedulerFixture;
+import io.hami.scheduler.extender.BindingArgs;
+import io.hami.scheduler.extender.SchedulingPolicy;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What one bind costs the API server (issue 11): with the lock free, one read of the pod, one label LIST of the node's
+ * decided pods, the lock write, the decision, the fence read and the binding; with the lock held by a pod whose bind is
+ * under way, two reads and no write.
+ */
+class BindCallsTest {
+    SchedulerFixture f;
+
+    @BeforeEach
+    void start() throws Exception {
+        f = new SchedulerFixture(SchedulingPolicy.UPSTREAM_DEFAULTS);
+        f.nvidiaNode("n1", gpu("GPU-1", 0, 8000));
+        f.awaitNodes("n1");
+    }
+
+    @AfterEach
+    void stop() {
+        f.close();
+    }
+
+    @Test
+    void anUncontendedBindReadsThreeTimesAndWritesThree() {
+        Pod a = pending("a");
+
+        var counts = bind(a);
+
+        assertThat(counts).isEqualTo(Map.of("get pods", 1L, "list pods", 1L, "patch nodes", 1L, "patch pods", 1L,
+                "get nodes", 1L, "create pods/binding", 1L));
+        assertThat(f.get("a").getSpec().getNodeName()).isEqualTo("n1");
+        assertThat(f.annotations("a")).containsEntry(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING);
+    }
+
+    @Test
+    void contentionIsAnsweredFromTheInformersHolderWithoutReadingIt() {
+        Pod a = pending("a");
+        Pod b = pending("b");
+        bind(a); // a holds the lock until its plugin allocates it
+
+        // once the informer has delivered a's decision, contention costs the pod and the node, nothing more
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(bind(b)).isEqualTo(Map.of("get pods", 1L, "get nodes", 1L)));
+        assertThat(f.get("b").getSpec().getNodeName()).isNull();
+        assertThat(f.annotations("b")).doesNotContainKey(ProtocolKeys.VGPU_NODE);
+    }
+
+    private Pod pending(String name) {
+        return f.pod(name, container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000"));
+    }
+
+    /** The API calls of one bind, without the Events the recorder writes on its own. */
+    private Map<String, Long> bind(Pod p) {
+        f.server.requests().reset();
+        f.app.binder().bind(new BindingArgs(p.getMetadata().getName(), "default", p.getMetadata().getUid(), "n1"));
+        var counts = new TreeMap<>(f.server.requests().snapshot());
+        counts.keySet().removeIf(k -> k.endsWith(" events"));
+        return counts;
+    }
+}

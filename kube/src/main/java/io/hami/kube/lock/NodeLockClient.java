@@ -1,15 +1,12 @@
 package io.hami.kube.lock;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hami.kube.client.ApiErrors;
 import io.hami.kube.patch.AnnotationPatch;
+import io.hami.kube.patch.MergePatches;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.NodeLock;
@@ -291,8 +288,8 @@ public final class NodeLockClient {
         }
         Map<String, String> set = Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED);
         try {
-            client.pods().inNamespace(lock.namespace()).resource(podNamed(lock.namespace(), lock.name()))
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), AnnotationPatch.mergePatch(set, Map.of(), p.getMetadata().getResourceVersion()));
+            MergePatches.pod(client, lock.namespace(), lock.name(),
+                    AnnotationPatch.mergePatch(set, Map.of(), p.getMetadata().getResourceVersion()));
             return true;
         } catch (KubernetesClientException e) {
             if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
@@ -313,25 +310,11 @@ public final class NodeLockClient {
     private Node writeLock(String node, NodeLock lock, String resourceVersion) {
         Map<String, String> set = new HashMap<>();
         set.put(ProtocolKeys.NODE_LOCK, NodeLockCodec.encode(lock));
-        return client.nodes().resource(nodeNamed(node)).patch(PatchContext.of(PatchType.JSON_MERGE),
-                AnnotationPatch.mergePatch(set, Map.of(), resourceVersion));
+        return MergePatches.node(client, node, AnnotationPatch.mergePatch(set, Map.of(), resourceVersion));
     }
 
     private void patchNode(String node, String patch) {
-        client.nodes().resource(nodeNamed(node)).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-    }
-
-    /**
-     * The object a patch addresses, by name only: fabric8's {@code withName(..).patch(..)} first GETs the object just to
-     * learn its name, a read per write.
-     */
-    private static Node nodeNamed(String node) {
-        return new NodeBuilder().withNewMetadata().withName(node).endMetadata().build();
-    }
-
-    /** As {@link #nodeNamed}. */
-    private static Pod podNamed(String namespace, String name) {
-        return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
+        MergePatches.node(client, node, patch);
     }
 
     private static Map<String, String> annotations(Map<String, String> a) {

@@ -3,9 +3,8 @@ package io.hami.scheduler.bind;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hami.kube.patch.AnnotationPatch;
+import io.hami.kube.patch.MergePatches;
 import io.hami.protocol.annotation.ProtocolKeys;
 import java.time.Duration;
 import java.util.List;
@@ -57,9 +56,8 @@ public final class AbandonedDecisions {
         try {
             Pod pod = client.pods().inNamespace(ns).withName(name).get();
             if (stillAbandoned(pod, node, bindTime)) {
-                client.pods().inNamespace(ns).resource(Binder.named(pod)).patch(PatchContext.of(PatchType.JSON_MERGE),
-                        AnnotationPatch.mergePatch(Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED), Map.of(),
-                                pod.getMetadata().getResourceVersion()));
+                MergePatches.pod(client, ns, name, AnnotationPatch.mergePatch(
+                        Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED), Map.of(), pod.getMetadata().getResourceVersion()));
             }
             if (tries > 0) {
                 LOG.info("pod {}/{}: its unbound decision is marked failed after {} retries", ns, name, tries);

@@ -3,15 +3,13 @@ package io.hami.scheduler.bind;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hami.kube.client.ApiErrors;
 import io.hami.kube.lock.LockOutcome;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.kube.patch.AnnotationPatch;
+import io.hami.kube.patch.MergePatches;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.codec.UnixTimeCodec;
@@ -365,17 +363,7 @@ public final class Binder {
         Map<String, String> labels = new HashMap<>();
         labels.put(ProtocolKeys.VGPU_NODE, isLabelValue(node) ? node : null);
         String patch = AnnotationPatch.mergePatch(set, labels, null);
-        return client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(named(pod))
-                .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-    }
-
-    /**
-     * The pod a patch addresses, by name only: fabric8's {@code withName(..).patch(..)} first GETs the pod just to learn
-     * its name, a read per write.
-     */
-    static Pod named(Pod pod) {
-        return new PodBuilder().withNewMetadata().withNamespace(pod.getMetadata().getNamespace())
-                .withName(pod.getMetadata().getName()).endMetadata().build();
+        return MergePatches.pod(client, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), patch);
     }
 
     /**

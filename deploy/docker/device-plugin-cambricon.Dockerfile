@@ -11,11 +11,11 @@ ARG BASE_IMAGE=debian:trixie-slim
 FROM ${JDK_IMAGE} AS runtime
 COPY cli/target/hami.jar /opt/hami/hami.jar
 COPY cli/target/lib/ /opt/hami/lib/
-COPY deploy/docker/jlink-runtime.sh deploy/docker/aot-cache.sh deploy/docker/aot-training.yaml /usr/local/bin/
+COPY deploy/docker/jlink-runtime.sh deploy/docker/aot-cache.sh /usr/local/bin/
 RUN jlink-runtime.sh /opt/hami /opt/hami/jre
-# The training runs the lab's C mock libraries, which need cJSON.
+# The training runs this plugin on the lab's C mock libraries, which need cJSON.
 RUN apt-get update && apt-get install -y --no-install-recommends libcjson1 && rm -rf /var/lib/apt/lists/*
-RUN aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot
+RUN aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot --backend cambricon
 
 FROM ${BASE_IMAGE}
 COPY --from=runtime /opt/hami /opt/hami

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "hami-java: GPU and accelerator sharing for Kubernetes, wire-compatible with HAMi.",
-        subcommands = {AnnotationCommand.class, SchedulerCommand.class, io.hami.cli.plugin.PluginCommand.class, io.hami.cli.inspect.InspectCommand.class, io.hami.cli.lab.LabCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {AnnotationCommand.class, SchedulerCommand.class, io.hami.cli.plugin.PluginCommand.class, io.hami.cli.plugin.PluginTrainingCommand.class, io.hami.cli.inspect.InspectCommand.class, io.hami.cli.lab.LabCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -15,10 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code aot-cache.sh}, which the plugin images' build stage runs, with this machine's JDK on the real distribution
- * ({@code cli/target}) and a short training ({@code hami --help}; the images train on the lab): the cache it writes
- * is taken by the NVIDIA image's entry point ({@code -XX:AOTMode=on} fails the JVM when it is not), and a missing or
- * broken cache only costs the time it would have saved. (A cache of other jars is refused the same way; a training
- * this short archives none of the application's classes, so that case is left to the images' lab training.)
+ * ({@code cli/target}) and the images' training (the NVIDIA plugin's own start on mock hardware, {@code hami
+ * plugin-training}): the cache it writes is taken by the NVIDIA image's entry point ({@code -XX:AOTMode=on} fails the
+ * JVM when it is not), holds the plugin's classes, and a missing or broken cache only costs the time it would have saved.
  */
 class AotCacheTest {
     private static final Path DIST = DockerfilesTest.REPOSITORY.resolve("cli/target");
@@ -43,7 +42,7 @@ class AotCacheTest {
         assertThat(DIST.resolve("hami.jar")).as("the distribution, built by ./mvnw -pl cli -am package").exists();
         cache = dir.resolve("hami.aot");
         Run r = run(List.of("sh", DockerfilesTest.DOCKER.resolve("aot-cache.sh").toString(), JAVA, DIST.toString(),
-                cache.toString(), "--help"));
+                cache.toString()));
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(cache).isNotEmptyFile();
     }
@@ -69,6 +68,15 @@ class AotCacheTest {
         assertThat(r.output()).contains("Usage: hami")
                 .as("options that differ from the training's disable parts of the cache with an error line")
                 .doesNotContain("][error");
+    }
+
+    @Test
+    void theCacheHoldsThePluginsClasses() throws Exception {
+        // With the cache, the plugin's and its libraries' classes come from it, not from the jars.
+        Run r = run(entrypoint(cache, "-Xlog:class+load=info"));
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).containsPattern("io\\.hami\\.cli\\.Main source: (shared objects file|.*aot)")
+                .doesNotContain("io.hami.cli.Main source: file:");
     }
 
     @Test

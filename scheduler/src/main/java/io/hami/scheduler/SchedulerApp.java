@@ -160,9 +160,11 @@ public final class SchedulerApp implements AutoCloseable {
         }, 0, s.handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
 
         var locks = new NodeLockClient(client, s.lockTimeout(), clock, new NodeLockClient.Cached(watch::node, watch::pod));
-        var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events, filterObserver));
+        var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events, filterObserver),
+                watch::locked);
         var binder = new Binder(client, locks, index, quotas, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events, bindObserver),
-                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
+                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF),
+                watch::seenEveryDecisionBefore);
         var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName(), ns -> quotas.rooms(ns, null)), backends);
         // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each
         // serves the webhook, and kube-scheduler reaches filter and bind in its own pod, not through the Service.
@@ -170,7 +172,7 @@ public final class SchedulerApp implements AutoCloseable {
         var routes = new SchedulerHttpServer.Routes(extender::filter, extender::prioritize, binder::bind, webhook,
                 () -> (readyWhenFollowing || leadership.getAsBoolean()) && watch.current());
         var http = SchedulerHttpServer.start(s.httpBind(), s.certFile(), s.keyFile(), routes);
-        var metricsServer = s.metricsBind() == null ? null : MetricsServer.start(s.metricsBind(), registry);
+        var metricsServer = s.metricsBind() == null ? null : MetricsServer.start(s.metricsBind(), metrics.exposition());
         return new SchedulerApp(index, watch, leadership, ticker, http, extender, binder, loop[0], events, metricsServer);
     }
 
@@ -185,6 +187,10 @@ public final class SchedulerApp implements AutoCloseable {
 
     public UsageIndex index() {
         return index;
+    }
+
+    public ClusterWatch watch() {
+        return watch;
     }
 
     public Extender extender() {

@@ -83,8 +83,15 @@ public final class NodeLockClient {
         String lastError = "compare-and-swap lost " + ATTEMPTS + " times";
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
-                // First from the cache when it shows the node unlocked: the lock write's precondition proves it current.
+                // First from the cache: a node it shows unlocked is written with its resourceVersion as precondition,
+                // which proves it current; a fresh lock whose cached holder must be waited for answers contention.
                 Node n = attempt == 1 ? cachedUnlocked(node) : null;
+                if (n == null && attempt == 1) {
+                    NodeLock held = cachedContention(node, namespace, pod);
+                    if (held != null) {
+                        return new LockOutcome.Contended(node, held);
+                    }
+                }
                 if (n == null) {
                     n = client.nodes().withName(node).get();
                 }
@@ -128,7 +135,7 @@ public final class NodeLockClient {
                 if (decision instanceof LockRules.Decision.TakeFromIdleHolder && decidedMeanwhile(node, current)) {
                     return giveBack(node, written, mine, current);
                 }
-                return new LockOutcome.Acquired(node, mine, false);
+                return new LockOutcome.Acquired(node, mine, false, current == null ? n.getMetadata().getResourceVersion() : null);
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                     return new LockOutcome.Failed(node, "lock node " + node + ": " + ApiErrors.describe(e));
@@ -144,6 +151,23 @@ public final class NodeLockClient {
         Node n = cached.node().apply(node);
         return n == null || n.getMetadata().getResourceVersion() == null
                 || annotations(n.getMetadata().getAnnotations()).containsKey(ProtocolKeys.NODE_LOCK) ? null : n;
+    }
+
+    /**
+     * The lock the cached node shows when the cache alone says to wait for it (a lock younger than the bind window whose
+     * cached holder is live), else null. Answering contention writes nothing, so a stale view costs at most a retry by
+     * kube-scheduler, never a wrong takeover.
+     */
+    private NodeLock cachedContention(String node, String namespace, String pod) {
+        Node n = cached.node().apply(node);
+        String value = n == null ? null : annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK);
+        if (value == null) {
+            return null;
+        }
+        NodeLock current = parse(node, value);
+        boolean fresh = current.time().toInstant().isAfter(clock.instant().minus(timeouts.bindWindow()));
+        return !current.isLegacy() && !current.isHeldBy(namespace, pod) && fresh
+                && waitsByCache(node, current, namespace, pod) ? current : null;
     }
 
     /**

@@ -150,4 +150,40 @@ class CachedLockReadsTest {
         pods.put("ns/b", client.pods().inNamespace("ns").withName("b").get());
         assertThat(locks.acquire("n", "ns", "a")).isInstanceOf(LockOutcome.Acquired.class);
     }
+
+    @Test
+    void aFreshLockTheCacheShowsWithALiveHolderIsAnsweredWithNoReadAtAll() {
+        nodes.put("n", node("n", lock(NOW.minusSeconds(5), "b")));
+        pods.put("ns/b", pod("b", "allocating", "n", NOW.minusSeconds(5)));
+        server.requests().reset();
+
+        var outcome = locks.acquire("n", "ns", "a");
+
+        assertThat(outcome).isInstanceOf(LockOutcome.Contended.class);
+        assertThat(((LockOutcome.Contended) outcome).holder().name()).isEqualTo("b");
+        assertThat(server.requests().snapshot()).isEmpty();
+    }
+
+    @Test
+    void aCachedLockPastTheBindWindowIsReadAfreshBeforeAnswering() {
+        // the cache shows an old lock whose holder never decided: only a fresh read may decide a takeover
+        nodes.put("n", node("n", lock(NOW.minusSeconds(61), "b")));
+        pods.put("ns/b", pod("b", null, null, null));
+        server.requests().reset();
+
+        assertThat(locks.acquire("n", "ns", "a")).isInstanceOf(LockOutcome.Acquired.class);
+        assertThat(server.requests().count("get nodes")).isEqualTo(1);
+    }
+
+    @Test
+    void aLockTakenOverAFreeNodeNamesTheVersionItWasFreeAtAndATakeoverNamesNone() {
+        Node free = node("n", null);
+        nodes.put("n", free);
+        var taken = (LockOutcome.Acquired) locks.acquire("n", "ns", "a");
+        assertThat(taken.freeAt()).isEqualTo(free.getMetadata().getResourceVersion());
+
+        node("m", lock(NOW.minusSeconds(400), "gone")); // expired, holder gone: taken over
+        var over = (LockOutcome.Acquired) locks.acquire("m", "ns", "a");
+        assertThat(over.freeAt()).isNull();
+    }
 }

@@ -137,6 +137,7 @@ public final class Lab {
         Instant startedAt = Instant.now();
         long setupStart = System.nanoTime();
         RunReport report;
+        String apiRequests = null;
         // The real control plane's folder stays with the report: its logs are what explains a run.
         Path controlPlaneDir = options.controlPlane() == ControlPlaneKind.EMBEDDED ? null
                 : options.reportDir() == null ? options.workDir().resolve("control-plane")
@@ -174,6 +175,9 @@ public final class Lab {
                          backends.byVendor("NVIDIA").orElseThrow().keys().toAllocateKey(),
                          e -> out.println("[" + DurationText.format(e.at()) + "] fault: " + (e.failed() ? "FAILED: " : "") + e.what()))) {
                 SchedulingProgress kubeScheduler = embedded ? simulated : cluster.extenderActivity().progress(observer);
+                if (embedded) {
+                    cluster.server().requests().reset();
+                }
                 long start = System.nanoTime();
                 driver.start(start);
                 faults.start(start);
@@ -209,6 +213,7 @@ public final class Lab {
                     invariants.add(checker.untrusted(faults.untrusted(), pods, cluster.allocations()));
                 }
 
+                apiRequests = embedded ? apiRequests(cluster.server().requests().snapshot(), kubeScheduler.bound()) : null;
                 long lastBind = kubeScheduler.lastBindNanos();
                 double seconds = lastBind == 0 ? 0 : (lastBind - start) / 1e9;
                 var nodeKinds = new TreeMap<String, Integer>();
@@ -219,11 +224,15 @@ public final class Lab {
                         ReportBuilder.unschedulable(pods), ReportBuilder.failed(pods),
                         ReportBuilder.devices(inventory, pods, samples, backends), latencies.stats(),
                         seconds == 0 ? 0 : kubeScheduler.bound() / seconds, kubeScheduler.bindFailures(), kubeScheduler.contentions(),
+                        kubeScheduler.failureCauses(),
                         cluster.injectedApiErrors(), faults.events(), samples, invariants, cluster.description(),
                         embedded ? RunReport.SIMULATED_LATENCIES : RunReport.EXTENDER_LATENCIES);
             }
         }
         ConsoleReport.print(report, out);
+        if (apiRequests != null) {
+            out.println(apiRequests);
+        }
         if (controlPlaneDir != null) {
             out.println("control plane logs: " + controlPlaneDir.resolve("logs"));
         }
@@ -247,6 +256,23 @@ public final class Lab {
         boolean lifetimesLeft = observer.pods().stream().anyMatch(p -> PodState.of(p) == PodState.RUNNING
                 && p.getMetadata().getAnnotations().containsKey(LabKeys.LIFETIME_MS));
         return !lifetimesLeft && observer.quietFor().compareTo(scenario.settle()) >= 0;
+    }
+
+    /** The embedded API server's requests during the workload, most frequent first, and per pod bound. */
+    static String apiRequests(Map<String, Long> counts, int bound) {
+        long total = 0;
+        for (long n : counts.values()) {
+            total += n;
+        }
+        var b = new StringBuilder(String.format(Locale.ROOT, "API requests: %d (%.1f per pod bound):", total,
+                bound == 0 ? 0.0 : (double) total / bound));
+        var sorted = new ArrayList<>(counts.entrySet());
+        sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        for (Map.Entry<String, Long> e : sorted) {
+            b.append(' ').append(e.getKey()).append(' ').append(e.getValue()).append(',');
+        }
+        b.setLength(b.length() - 1);
+        return b.toString();
     }
 
     private static String progress(Sample s, WorkloadDriver driver, SchedulingProgress scheduler, int planned) {

@@ -2,7 +2,9 @@ package io.hami.scheduler.cluster;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -22,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * An informer that decodes each object itself. fabric8's typed informer stops for good after one object its model
  * cannot read (and a relist would fail on the same object again); here the informer carries raw objects, so the watch
  * and every relist go on, and an object that does not decode is handed to {@link Handler#undecodable} instead.
- * The informer's own store keeps only each object's name and resourceVersion: the decoded objects are kept here once.
+ * The informer's own store keeps only each object's name and resourceVersion: the decoded objects are kept here once,
+ * pods and nodes cut to what the scheduler reads ({@link CachedFields}).
  */
 final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TolerantInformer.class);
@@ -39,20 +42,39 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
         void deleted(String key, T previous);
     }
 
+    /** Keeps whole objects, as before they were trimmed: only for the memory benchmark's "before" figure. */
+    static final boolean WHOLE_OBJECTS = Boolean.getBoolean("hami.bench.wholeObjects");
+
+    /** Objects per page of the informer's list (kube-scheduler's informers list 500 at a time too). */
+    static final long LIST_PAGE = 500;
+
     private final SharedIndexInformer<GenericKubernetesResource> informer;
     private final Map<String, T> decoded = new ConcurrentHashMap<>();
     private final String resource;
+    private volatile boolean listing = true;
 
     TolerantInformer(KubernetesClient client, ResourceDefinitionContext context, Class<T> type, Handler<T> handler) {
         this.resource = context.getPlural();
         KubernetesSerialization serialization = client.getKubernetesSerialization();
         var all = client.genericKubernetesResources(context);
-        informer = context.isNamespaceScoped() ? all.inAnyNamespace().runnableInformer(0) : all.runnableInformer(0);
+        // Listed in pages: one answer with 40,000 whole pods would be hundreds of MiB on the heap at once.
+        informer = context.isNamespaceScoped() ? all.inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
+                : all.withLimit(LIST_PAGE).runnableInformer(0);
         informer.itemStore(new NamesOnly());
         // Once started, a failed list or watch is retried (with fabric8's backoff) for as long as we run; at start it
         // fails the start, so a scheduler that cannot read the cluster says so instead of waiting.
         informer.exceptionHandler((started, e) -> started);
         informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onBeforeList(String resourceVersion) {
+                listing = true;
+            }
+
+            @Override
+            public void onList(String resourceVersion, boolean initial) {
+                listing = false;
+            }
+
             @Override
             public void onAdd(GenericKubernetesResource raw) {
                 accept(raw);
@@ -73,7 +95,7 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
                 String key = Cache.metaNamespaceKeyFunc(raw);
                 T value;
                 try {
-                    value = serialization.convertValue(raw, type);
+                    value = decode(serialization, raw, type);
                 } catch (RuntimeException e) {
                     String reason = ExtenderJson.describe(e);
                     LOG.warn("{} {} (resourceVersion {}) cannot be read, skipped until it changes: {}", resource, key,
@@ -85,6 +107,36 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
             }
         });
         informer.run();
+    }
+
+    /**
+     * {@code raw} as a {@code type}: a pod or node cut to the fields the scheduler reads first ({@link CachedFields}),
+     * which is what makes 40,000 cached pods fit the Deployment's heap, and is cheaper to decode too.
+     */
+    static <T extends HasMetadata> T decode(KubernetesSerialization serialization, GenericKubernetesResource raw, Class<T> type) {
+        GenericKubernetesResource body;
+        if (WHOLE_OBJECTS) {
+            return serialization.convertValue(raw, type);
+        } else if (type == Pod.class) {
+            body = CachedFields.pod(raw);
+        } else if (type == Node.class) {
+            body = CachedFields.node(raw);
+        } else {
+            return serialization.convertValue(raw, type);
+        }
+        // The informer has decoded the metadata already: it is copied, not converted again.
+        T value = serialization.convertValue(body, type);
+        value.setMetadata(CachedFields.metadata(raw.getMetadata()));
+        return value;
+    }
+
+    /**
+     * Whether the events being handled come from a list (the first, or a relist after a broken watch), which fabric8
+     * hands over in any order, rather than from a watch, which hands them over in resourceVersion order. Read on the
+     * informer's thread it describes the event in hand; read elsewhere, a moment of it.
+     */
+    boolean listing() {
+        return listing;
     }
 
     /** Listed once and watching now: what this informer tells is current. */

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /**
@@ -37,9 +38,17 @@ public final class Extender {
     private final BooleanSupplier leader;
     private final FilterObserver observer;
     private final QuotaBook quotas;
+    private final Predicate<String> lockHeld;
 
     public Extender(UsageIndex index, QuotaBook quotas, DeviceBackends backends, SchedulingPolicy policy,
                     BooleanSupplier leader, FilterObserver observer) {
+        this(index, quotas, backends, policy, leader, observer, node -> false);
+    }
+
+    /** {@code lockHeld} tells whether a node's lock is held (as last seen): prioritize prefers free ones ({@link #lockPreference}). */
+    public Extender(UsageIndex index, QuotaBook quotas, DeviceBackends backends, SchedulingPolicy policy,
+                    BooleanSupplier leader, FilterObserver observer, Predicate<String> lockHeld) {
+        this.lockHeld = lockHeld;
         this.index = index;
         this.quotas = quotas;
         this.backends = backends;
@@ -121,10 +130,20 @@ public final class Extender {
         String nodePolicy = policy.nodePolicyFor(pod == null ? Map.of() : annotations(pod));
         var out = new ArrayList<HostPriority>();
         for (String node : candidates(args)) {
-            long score = index.snapshot(node).map(s -> NodeScore.priority(NodeScore.of(s.view()), nodePolicy)).orElse(0L);
+            long score = lockPreference(index.snapshot(node).map(s -> NodeScore.priority(NodeScore.of(s.view()), nodePolicy)).orElse(0L),
+                    lockHeld.test(node));
             out.add(new HostPriority(node, score));
         }
         return out;
+    }
+
+    /**
+     * A bind on a node whose lock is held waits for it, so of two nodes about as full (one notch apart at most) the one
+     * with a free lock wins: a held lock costs a notch and a free one scores at least 1. A clearly better node still
+     * wins and its pod waits, so the policy's packing or spreading is kept; concurrent pods stop piling onto one lock.
+     */
+    static long lockPreference(long score, boolean lockHeld) {
+        return lockHeld ? Math.max(0, score - 1) : Math.max(1, score);
     }
 
     private static List<String> candidates(ExtenderArgs args) {

@@ -8,7 +8,6 @@ import io.hami.protocol.fit.QuotaRoom;
 import io.hami.protocol.fit.Reasons;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +27,8 @@ public final class QuickFit {
             Reasons.CARD_TIME_SLICING_EXHAUSTED, Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT, Reasons.CARD_INSUFFICIENT_MEMORY,
             Reasons.CARD_INSUFFICIENT_CORE, Reasons.CARD_COMPUTE_UNITS_EXHAUSTED, Reasons.CARD_NOT_FOUND_CUSTOM_FILTER_RULE};
     private static final int PASSES = -1;
+    /** The walk's messages, shared by every pod and node (they depend only on the counts). */
+    private static final ReasonTexts TEXTS = new ReasonTexts(REASONS, Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST);
     private static final int NOT_HEALTH = 0;
     private static final int CORDONED = 1;
     private static final int TYPE_MISMATCH = 2;
@@ -129,14 +130,38 @@ public final class QuickFit {
         int cores = Math.min(request.coresreq(), WHOLE_CARD_CORES);
         // The walk answers as soon as it holds nums devices; with nums 0 it still needs one device that passes.
         int need = Math.max(request.nums(), 1);
-        int passed = 0;
         var on = new OnNode(node);
+        if (n > ReasonTexts.MAX_PACKED) {
+            return wideWhyNot(k, d, need, request, cores, on, r, cordoned);
+        }
+        // One pass: stop at the need-th device that passes, else the counts per reason are complete for the message.
+        long counts = 0;
+        int passed = 0;
         for (int i = 0; i < n; i++) {
-            if (failure(k, d, i, request, cores, on, r, cordoned) == PASSES && ++passed == need) {
+            int failure = failure(k, d, i, request, cores, on, r, cordoned);
+            if (failure == PASSES && ++passed == need) {
+                return null;
+            }
+            counts = TEXTS.packedAdd(counts, failure);
+        }
+        return TEXTS.of(counts);
+    }
+
+    /** As the packed pass, for a vendor with more devices than a packed count holds: the message is built each time. */
+    private String wideWhyNot(int k, NodeSummary.Devices d, int need, ContainerRequest request, int cores, OnNode on,
+                              FitRules r, Set<String> cordoned) {
+        int n = d.size();
+        var counts = new int[REASONS.length];
+        int passed = 0;
+        for (int i = 0; i < n; i++) {
+            int failure = failure(k, d, i, request, cores, on, r, cordoned);
+            if (failure != PASSES) {
+                counts[failure]++;
+            } else if (++passed == need) {
                 return null;
             }
         }
-        return reason(k, d, request, cores, on, r, cordoned);
+        return TEXTS.text(counts, passed, n);
     }
 
     private FitContext nodeContext(NodeView node) {
@@ -158,37 +183,6 @@ public final class QuickFit {
             }
             return context;
         }
-    }
-
-    /**
-     * The walk's message when too few devices pass: per reason, how many devices failed with it (and how many passed),
-     * as {@link Reasons#genReason} writes it.
-     */
-    private String reason(int k, NodeSummary.Devices d, ContainerRequest request, int cores, OnNode on, FitRules r,
-                          Set<String> cordoned) {
-        int n = d == null ? 0 : d.size();
-        var counts = new int[REASONS.length];
-        int passed = 0;
-        for (int i = 0; i < n; i++) {
-            int failure = failure(k, d, i, request, cores, on, r, cordoned);
-            if (failure == PASSES) {
-                passed++;
-            } else {
-                counts[failure]++;
-            }
-        }
-        var parts = new String[REASONS.length + 1];
-        int m = 0;
-        for (int f = 0; f < REASONS.length; f++) {
-            if (counts[f] > 0) {
-                parts[m++] = counts[f] + "/" + n + " " + REASONS[f];
-            }
-        }
-        if (passed > 0) {
-            parts[m++] = passed + "/" + n + " " + Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST;
-        }
-        Arrays.sort(parts, 0, m);
-        return String.join(", ", Arrays.asList(parts).subList(0, m));
     }
 
     /** The first check of the fit walk that device {@code i} fails, in the walk's order, or {@link #PASSES}. */

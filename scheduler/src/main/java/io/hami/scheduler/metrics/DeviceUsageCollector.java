@@ -28,6 +28,9 @@ import java.util.function.Function;
  * the label sets are built once per inventory ({@link Layout}) and kept in each family's label order: a scrape
  * only reads the usage and makes one data point per series, and the client library's sort of each family finds
  * it already sorted (one pass instead of n log n label comparisons).
+ *
+ * <p>This is the registry's view ({@code registry.scrape()}: tests, protobuf and {@code name[]} requests); the
+ * {@code /metrics} server writes the same series from {@link DeviceSeries}, which keeps each node's lines.
  */
 final class DeviceUsageCollector implements MultiCollector {
     static final String MEMORY_LIMIT = "hami_gpu_memory_limit_bytes";
@@ -168,13 +171,21 @@ final class DeviceUsageCollector implements MultiCollector {
         for (Row r : current.byOverview()) {
             overview.add(point(r.overview(), usedmem[r.slot()] * MIB));
         }
-        var undecodable = new ArrayList<GaugeDataPointSnapshot>();
-        index.undecodablePods().forEach((node, pods) -> undecodable.add(point(Labels.of("node", node), pods)));
         return new MetricSnapshots(List.<MetricSnapshot>of(
                 new GaugeSnapshot(MEMORY_LIMIT_META, memoryLimit), new GaugeSnapshot(CORE_LIMIT_META, coreLimit),
                 new GaugeSnapshot(MEMORY_ALLOCATED_META, memoryAllocated), new GaugeSnapshot(SHARED_META, shared),
                 new GaugeSnapshot(CORE_ALLOCATED_META, coreAllocated), new GaugeSnapshot(OVERVIEW_META, overview),
-                new GaugeSnapshot(MEMORY_RATIO_META, memoryRatio), new GaugeSnapshot(UNDECODABLE_META, undecodable)));
+                new GaugeSnapshot(MEMORY_RATIO_META, memoryRatio)));
+    }
+
+    /**
+     * Per node, the pods whose allocation cannot be read. Its own collector: the {@code /metrics} server serves the
+     * device families from {@link DeviceSeries} and leaves this collector out, not this small family.
+     */
+    static GaugeSnapshot undecodable(UsageIndex index) {
+        var undecodable = new ArrayList<GaugeDataPointSnapshot>();
+        index.undecodablePods().forEach((node, pods) -> undecodable.add(point(Labels.of("node", node), pods)));
+        return new GaugeSnapshot(UNDECODABLE_META, undecodable);
     }
 
     /** Label sets for every device of {@code views}; built when the inventory changed, not per scrape. */
@@ -197,10 +208,8 @@ final class DeviceUsageCollector implements MultiCollector {
                         rows.add(null);
                         continue;
                     }
-                    Labels base = Labels.of("node", node, "device_uuid", d.id(), "device_index", Integer.toString(d.index()),
-                            "device_type", d.type(), "zone", ZONE);
-                    Labels withCores = base.add("device_cores", Integer.toString(d.devcore()));
-                    Row row = new Row(all.size(), d, base, withCores, withCores.add("device_memory_limit", Integer.toString(d.devmem())));
+                    Labels[] sets = labels(node, d);
+                    Row row = new Row(all.size(), d, sets[0], sets[1], sets[2]);
                     all.add(row);
                     rows.add(row);
                 }
@@ -208,6 +217,17 @@ final class DeviceUsageCollector implements MultiCollector {
             byNode.put(node, new NodeRows(vendors, devices.toArray(DeviceInfo[]::new), rows.toArray(Row[]::new)));
         }
         return new Layout(Map.copyOf(byNode), sorted(all, Row::base), sorted(all, Row::withCores), sorted(all, Row::overview));
+    }
+
+    /**
+     * A device's three label sets: upstream's base set, with {@code device_cores}, and with {@code device_cores} and
+     * {@code device_memory_limit} (the overview). Shared with {@link DeviceSeries}, which writes the same series.
+     */
+    static Labels[] labels(String node, DeviceInfo d) {
+        Labels base = Labels.of("node", node, "device_uuid", d.id(), "device_index", Integer.toString(d.index()),
+                "device_type", d.type(), "zone", ZONE);
+        Labels withCores = base.add("device_cores", Integer.toString(d.devcore()));
+        return new Labels[] {base, withCores, withCores.add("device_memory_limit", Integer.toString(d.devmem()))};
     }
 
     private static Row[] sorted(List<Row> rows, Function<Row, Labels> labels) {
@@ -218,7 +238,7 @@ final class DeviceUsageCollector implements MultiCollector {
 
     @Override
     public List<String> getPrometheusNames() {
-        return List.of(MEMORY_LIMIT, CORE_LIMIT, MEMORY_ALLOCATED, SHARED_COUNT, CORE_ALLOCATED, OVERVIEW, MEMORY_RATIO, UNDECODABLE);
+        return List.of(MEMORY_LIMIT, CORE_LIMIT, MEMORY_ALLOCATED, SHARED_COUNT, CORE_ALLOCATED, OVERVIEW, MEMORY_RATIO);
     }
 
     private static GaugeDataPointSnapshot point(Labels labels, double value) {

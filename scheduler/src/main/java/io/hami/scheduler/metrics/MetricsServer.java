@@ -1,31 +1,118 @@
 package io.hami.scheduler.metrics;
 
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
- * Serves a registry on {@code /metrics} on its own port (upstream: {@code :9395}), so scraping needs neither the
- * extender's TLS certificate nor leadership: every replica reports.
+ * Serves the scheduler's metrics on {@code /metrics} on its own port (upstream: {@code :9395}), so scraping needs
+ * neither the extender's TLS certificate nor leadership: every replica reports.
+ *
+ * <p>A GET in the text format or OpenMetrics, plain or gzip (what Prometheus asks for), is written by
+ * {@link Exposition}, which keeps the per-device lines between scrapes. Anything else (protobuf, a {@code name[]}
+ * filter, HEAD) goes to the client library's handler over the whole registry, as before.
  */
 public final class MetricsServer implements AutoCloseable {
-    private final HTTPServer server;
+    private static final String TEXT = PrometheusTextFormatWriter.CONTENT_TYPE;
+    private static final String OPEN_METRICS = OpenMetricsTextFormatWriter.CONTENT_TYPE;
+
+    private final HttpServer server;
+    private final ExecutorService executor;
     private final InetSocketAddress address;
 
-    private MetricsServer(HTTPServer server, InetSocketAddress address) {
+    private MetricsServer(HttpServer server, ExecutorService executor) {
         this.server = server;
-        this.address = address;
+        this.executor = executor;
+        this.address = server.getAddress();
     }
 
-    /** Starts serving {@code registry} at {@code bind}; port 0 picks a free port. */
+    /** Starts serving {@code registry} at {@code bind} as the client library writes it; port 0 picks a free port. */
     public static MetricsServer start(InetSocketAddress bind, PrometheusRegistry registry) throws IOException {
-        HTTPServer server = HTTPServer.builder()
-                .inetAddress(bind.getAddress())
-                .port(bind.getPort())
-                .registry(registry)
-                .buildAndStart();
-        return new MetricsServer(server, new InetSocketAddress(bind.getAddress(), server.getPort()));
+        return start(bind, Exposition.of(registry));
+    }
+
+    /** Starts serving {@code exposition} at {@code bind}; port 0 picks a free port. */
+    public static MetricsServer start(InetSocketAddress bind, Exposition exposition) throws IOException {
+        HttpServer server = HttpServer.create(bind, 0);
+        var fallback = new MetricsHandler(exposition.registry());
+        server.createContext("/metrics", exchange -> serve(exchange, exposition, fallback));
+        server.createContext("/-/healthy", MetricsServer::healthy);
+        // Two scrapes at a time (two Prometheus replicas); more wait rather than each holding a body in memory.
+        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+            var t = new Thread(r, "metrics-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.start();
+        return new MetricsServer(server, executor);
+    }
+
+    private static void serve(HttpExchange exchange, Exposition exposition, HttpHandler fallback) throws IOException {
+        try (exchange) {
+            String accept = exchange.getRequestHeaders().getFirst("Accept");
+            if (!"GET".equals(exchange.getRequestMethod()) || exchange.getRequestURI().getRawQuery() != null || protobuf(accept)) {
+                fallback.handle(exchange);
+                return;
+            }
+            boolean openMetrics = openMetrics(accept);
+            var headers = exchange.getResponseHeaders();
+            headers.set("Content-Type", openMetrics ? OPEN_METRICS : TEXT);
+            if (gzip(exchange.getRequestHeaders().getFirst("Accept-Encoding"))) {
+                byte[] body = exposition.gzip(openMetrics);
+                headers.set("Content-Encoding", "gzip");
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+            } else {
+                exchange.sendResponseHeaders(200, 0); // chunked: the cached lines are streamed, not copied into one body
+                try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 64 * 1024)) {
+                    exposition.write(out, openMetrics);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Headers may already be sent; the client library's handler answers 500 the same way when it can.
+            throw new IOException("metrics scrape failed", e);
+        }
+    }
+
+    /** As the client library decides: protobuf first when asked for, then OpenMetrics, else text 0.0.4. */
+    static boolean protobuf(String accept) {
+        return accept != null && accept.contains("application/vnd.google.protobuf") && accept.contains("proto=io.prometheus.client.MetricFamily");
+    }
+
+    static boolean openMetrics(String accept) {
+        return accept != null && accept.contains("application/openmetrics-text");
+    }
+
+    static boolean gzip(String acceptEncoding) {
+        if (acceptEncoding == null) {
+            return false;
+        }
+        for (String coding : acceptEncoding.split(",")) {
+            if (coding.trim().startsWith("gzip")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void healthy(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            byte[] body = "Exporter is healthy.\n".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+        }
     }
 
     /** The address actually bound, with the chosen port when 0 was asked for. */
@@ -35,6 +122,7 @@ public final class MetricsServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.close();
+        server.stop(0);
+        executor.shutdownNow();
     }
 }

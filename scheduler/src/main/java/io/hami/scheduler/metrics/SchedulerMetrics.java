@@ -52,6 +52,8 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
     private final Counter undecodable;
     /** Node to vendor to the labels of the state of its last handshake verdict (built only when the state changes). */
     private final Map<String, Map<String, Labels>> handshake = new ConcurrentHashMap<>();
+    /** The device gauges as the server writes them; null until {@link #registerDeviceUsage}. */
+    private volatile DeviceSeries devices;
 
     public SchedulerMetrics(PrometheusRegistry registry, String version) {
         this.registry = registry;
@@ -93,6 +95,13 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
     /** Serves the device gauges from {@code index}; separate because the index is built after the observers. */
     public void registerDeviceUsage(UsageIndex index) {
         registry.register(new DeviceUsageCollector(index));
+        registry.register(() -> DeviceUsageCollector.undecodable(index));
+        devices = new DeviceSeries(index);
+    }
+
+    /** The registry as the {@code /metrics} server writes it, the device gauges from lines kept per node. */
+    public Exposition exposition() {
+        return new Exposition(registry, devices);
     }
 
     /** Serves the per-container grant gauges from the pods as {@code pods} lists them. */

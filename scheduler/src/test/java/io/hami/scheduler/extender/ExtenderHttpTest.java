@@ -4,9 +4,13 @@ import static io.hami.scheduler.SchedulerFixture.container;
 import static io.hami.scheduler.SchedulerFixture.gpu;
 import static io.hami.scheduler.SchedulerFixture.names;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.SchedulerFixture;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,14 +80,41 @@ class ExtenderHttpTest {
     @Test
     void prioritizeFavoursTheFullerNodeUnderBinpack() throws Exception {
         var pod = f.pod("p1", container("c", "nvidia.com/gpu", "1"));
-        var busy = f.pod("busy", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000"));
+        var busy = f.pod("busy", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
         assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"busy\",\"PodNamespace\":\"default\",\"Node\":\"gpu-2\"}").body())
                 .get("Error").asString()).isEmpty();
-        var r = JSON.readTree(f.post("/prioritize", "{\"Pod\":" + f.podJson(pod) + ",\"NodeNames\":" + names("gpu-1", "gpu-2") + "}").body());
-        assertThat(r.get(0).get("Host").asString()).isEqualTo("gpu-1");
-        assertThat(r.get(1).get("Host").asString()).isEqualTo("gpu-2");
-        assertThat(r.get(1).get("Score").asLong()).isGreaterThan(r.get(0).get("Score").asLong());
         assertThat(f.annotations("busy")).containsEntry("hami.io/bind-phase", "allocating");
+        // while busy's allocation holds gpu-2's lock, a bind there would wait: gpu-2 costs a notch
+        long held = await().atMost(Duration.ofSeconds(10)).until(
+                () -> f.app.watch().locked("gpu-2") ? prioritize(pod, "gpu-2").get(0).get("Score").asLong() : -1, score -> score >= 0);
+        // the plugin allocated busy and freed the lock: the fuller node is favoured by a notch more
+        f.client.nodes().withName("gpu-2").edit(n -> {
+            n.getMetadata().getAnnotations().remove(ProtocolKeys.NODE_LOCK);
+            return n;
+        });
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            var r = prioritize(pod, "gpu-1", "gpu-2");
+            assertThat(r.get(0).get("Host").asString()).isEqualTo("gpu-1");
+            assertThat(r.get(1).get("Host").asString()).isEqualTo("gpu-2");
+            assertThat(r.get(1).get("Score").asLong()).isGreaterThan(r.get(0).get("Score").asLong()).isEqualTo(held + 1);
+        });
+        // the cluster is shared by this class's tests: give gpu-2's memory back
+        f.client.pods().inNamespace("default").withName("busy").withGracePeriod(0).delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.app.index().recordedVersion("default/busy") < 0);
+    }
+
+    @Test
+    void ofNodesAboutAsFullAFreeLockWinsAndAClearlyBetterNodeStillWins() {
+        assertThat(Extender.lockPreference(0, true)).isZero();
+        assertThat(Extender.lockPreference(0, false)).isOne();           // two empty nodes: the free one wins
+        assertThat(Extender.lockPreference(6, true)).isEqualTo(5);       // fuller by one notch, locked: a tie with...
+        assertThat(Extender.lockPreference(5, false)).isEqualTo(5);      // ...the free one
+        assertThat(Extender.lockPreference(8, true)).isGreaterThan(Extender.lockPreference(5, false)); // packing kept
+        assertThat(Extender.lockPreference(10, false)).isEqualTo(10);
+    }
+
+    private JsonNode prioritize(Pod pod, String... nodes) throws Exception {
+        return JSON.readTree(f.post("/prioritize", "{\"Pod\":" + f.podJson(pod) + ",\"NodeNames\":" + names(nodes) + "}").body());
     }
 
     @Test

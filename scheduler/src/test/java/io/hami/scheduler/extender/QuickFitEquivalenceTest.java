@@ -125,6 +125,65 @@ class QuickFitEquivalenceTest {
         }
     }
 
+    @Test
+    void messagesMatchOnNodesWithManyDevicesAndAcrossMoreDistinctMessagesThanAreKept() throws Exception {
+        // Fast-path messages are shared by their counts (a bounded cache, 63 devices a vendor at most) and built each
+        // time past that: many distinct counts and nodes of up to 80 GPUs must still give the placement's exact text.
+        var rnd = new Random(42);
+        var index = new UsageIndex();
+        var names = new ArrayList<String>();
+        int podNo = 0;
+        for (int n = 0; n < 500; n++) {
+            String node = "big-" + n;
+            names.add(node);
+            int count = n % 10 == 0 ? 60 + rnd.nextInt(21) : 1 + rnd.nextInt(40);
+            boolean sick = n % 20 == 0; // one reason for 60 to 80 devices: a count past what a packed field holds
+            var list = new ArrayList<DeviceInfo>();
+            for (int i = 0; i < count; i++) {
+                var d = new DeviceInfo(node + "-" + i, i, pick(rnd, 1, 2, 10), pick(rnd, 16000, 80000), 100,
+                        rnd.nextInt(3) == 0 ? "NVIDIA-A100" : "NVIDIA-H100", 0, "hami-core", !sick && rnd.nextInt(8) != 0);
+                list.add(d);
+            }
+            index.putNode(node, Map.of(), Map.of("NVIDIA", list), Map.of());
+            for (DeviceInfo d : list) {
+                if (rnd.nextBoolean()) {
+                    var grant = new Grant(1 + rnd.nextInt(d.count()), rnd.nextInt(d.devmem()), rnd.nextInt(101));
+                    index.putPod("ns/running-" + podNo++, new PodUsage.Counted(node, Map.of(d.id(), grant), Map.of("NVIDIA", grant)));
+                }
+            }
+        }
+        var extender = new Extender(index, new QuotaBook(BACKENDS, index), BACKENDS, SchedulingPolicy.UPSTREAM_DEFAULTS,
+                () -> true, FilterObserver.NONE);
+        var distinct = new HashSet<String>();
+        int wide = 0;
+        int over63 = 0;
+        for (int p = 0; p < 16; p++) {
+            var limits = new LinkedHashMap<String, Quantity>();
+            limits.put("nvidia.com/gpu", new Quantity(String.valueOf(pick(rnd, 1, 4, 20, 50))));
+            limits.put("nvidia.com/gpumem", new Quantity(String.valueOf(pick(rnd, 1000, 30000, 70000))));
+            limits.put("nvidia.com/gpucores", new Quantity(String.valueOf(pick(rnd, 0, 30, 100))));
+            Pod pod = new PodBuilder().withNewMetadata().withNamespace("ns").withName("many-" + p)
+                    .withAnnotations(p % 3 == 0 ? Map.of("nvidia.com/use-gputype", "A100") : Map.of()).endMetadata()
+                    .withNewSpec().withContainers(new ContainerBuilder().withName("c").withNewResources().withLimits(limits)
+                            .endResources().build()).endSpec().build();
+            var check = extender.check(pod);
+            assertThat(check.quick()).as("pod %d takes the fast path", p).isTrue();
+            for (int round = 0; round < 2; round++) { // the second round answers from the kept messages
+                for (String node : names) {
+                    String expected = check.whyNotByPlacement(node);
+                    assertThat(check.whyNot(node)).as("pod %d on %s, round %d", p, node, round).isEqualTo(expected);
+                    if (expected != null && distinct.add(expected) && expected.matches("^[0-9]+/(6[4-9]|[78][0-9]) .*")) {
+                        wide++;
+                        over63 += expected.matches("(.*, )?(6[4-9]|[78][0-9])/.*") ? 1 : 0;
+                    }
+                }
+            }
+        }
+        assertThat(distinct).hasSizeGreaterThan(800); // more than the 512 kept: entries are replaced and built again
+        assertThat(wide).isGreaterThan(50);
+        assertThat(over63).isGreaterThan(5);
+    }
+
     static List<String> cluster(Random rnd, UsageIndex index) {
         return cluster(rnd, index, NODES);
     }

@@ -53,6 +53,17 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     private final WatchHub watches = new WatchHub(parsed);
     private final StoreIndex index = new StoreIndex();
     private final PodBinder binder = new PodBinder(this::handleGet, this::mergePatch);
+    /** Listings being read page by page ({@code limit}, {@code continue}), the latest few. */
+    private final Map<String, Listing> listings = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Listing> eldest) {
+            return size() > 32;
+        }
+    });
+    private final java.util.concurrent.atomic.AtomicLong nextListing = new java.util.concurrent.atomic.AtomicLong();
+
+    private record Listing(List<String> items, long version) {
+    }
 
     LabDispatcher(Faults faults, RequestCounts requests) {
         this.faults = faults;
@@ -97,7 +108,7 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         if (method.equals("GET") && uri.isWatch()) {
             return watch(request, uri);
         }
-        if (method.equals("GET") && uri.hasSelectors()) {
+        if (method.equals("GET") && (uri.hasSelectors() || uri.param("limit").isPresent() || uri.param("continue").isPresent())) {
             return list(uri);
         }
         if (method.equals("DELETE") && uri.hasSelectors()) {
@@ -266,6 +277,10 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         if (StoreIndex.refOf(scope) != null) {
             return handleGet(uri.without(SELECTORS_AND_WATCH)); // a GET by name: selectors do not apply
         }
+        String token = uri.param("continue").orElse("");
+        if (!token.isEmpty()) {
+            return page(token, limit(uri));
+        }
         Selection selection = Selection.of(uri, resourceOf(uri));
         List<String> items = new ArrayList<>();
         long version = watches.betweenWrites(() -> {
@@ -277,8 +292,42 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
             }
             return index.highestVersion();
         });
+        int limit = limit(uri);
+        if (limit > 0 && items.size() > limit) {
+            String id = Long.toString(nextListing.incrementAndGet());
+            listings.put(id, new Listing(List.copyOf(items), version));
+            return page(id + ":0", limit);
+        }
+        return listed(items, version, "");
+    }
+
+    private static MockResponse listed(List<String> items, long version, String next) {
+        String more = next.isEmpty() ? "" : ",\"continue\":\"" + next + "\"";
         return new MockResponse().setResponseCode(200).setBody("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
-                + String.join(",", items) + "],\"metadata\":{\"resourceVersion\":\"" + version + "\"}}");
+                + String.join(",", items) + "],\"metadata\":{\"resourceVersion\":\"" + version + "\"" + more + "}}");
+    }
+
+    private static int limit(RequestUri uri) {
+        String limit = uri.param("limit").orElse("");
+        return limit.matches("\\d{1,9}") ? Integer.parseInt(limit) : 0;
+    }
+
+    /**
+     * A page of a listing taken when its first page was asked for: every page is of that one moment and carries its
+     * resourceVersion, as the API server pages from one snapshot. A token no longer kept is 410 Expired, after which a
+     * client lists again.
+     */
+    private MockResponse page(String token, int limit) {
+        int colon = token.indexOf(':');
+        Listing listing = colon < 0 ? null : listings.get(token.substring(0, colon));
+        String offset = colon < 0 ? "" : token.substring(colon + 1);
+        if (listing == null || !offset.matches("\\d{1,9}")) {
+            return Statuses.failure(410, "the continue token is no longer valid (listings are kept for a while): list again");
+        }
+        int from = Math.min(Integer.parseInt(offset), listing.items().size());
+        int to = limit > 0 ? Math.min(from + limit, listing.items().size()) : listing.items().size();
+        String next = to < listing.items().size() ? token.substring(0, colon) + ":" + to : "";
+        return listed(listing.items().subList(from, to), listing.version(), next);
     }
 
     /** Deletes the selected objects one by one; the mock alone would delete every object of the resource. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The extender's side of the real kube-scheduler's calls ({@code --control-plane kubernetes}), where the lab cannot
@@ -32,6 +33,7 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
     private final AtomicInteger bound = new AtomicInteger();
     private final AtomicInteger contentions = new AtomicInteger();
     private final AtomicInteger bindFailures = new AtomicInteger();
+    private final FailureCauses causes = new FailureCauses(LoggerFactory.getLogger(ExtenderActivity.class));
     private volatile long lastBindNanos;
 
     public ExtenderActivity(Latencies latencies) {
@@ -58,6 +60,7 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
             contentions.incrementAndGet();
         } else {
             bindFailures.incrementAndGet();
+            causes.record("bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, message);
         }
     }
 
@@ -102,6 +105,11 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
             @Override
             public int bindFailures() {
                 return bindFailures.get();
+            }
+
+            @Override
+            public Map<String, Integer> failureCauses() {
+                return causes.counts();
             }
         };
     }

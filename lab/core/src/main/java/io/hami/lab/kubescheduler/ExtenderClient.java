@@ -28,6 +28,12 @@ import tools.jackson.databind.JsonNode;
 public final class ExtenderClient {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final String NOT_LEADER = "not the leader";
+    /**
+     * How the JDK's client words a kept-alive connection that the server closed before the request reached it (the
+     * scheduler's HTTP server closes idle connections beyond its limit). Nothing was served, so the request is sent
+     * once more, as Go's client finds such a connection closed before it reuses it.
+     */
+    private static final String CLOSED_BEFORE_ANSWER = "received no bytes";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final KubernetesSerialization json;
@@ -49,7 +55,15 @@ public final class ExtenderClient {
     }
 
     public FilterOutcome filter(Pod pod, List<String> nodes) throws IOException {
-        JsonNode r = call("/filter", Latencies.FILTER, args(pod, nodes));
+        return filter(json.asJson(pod), nodes, json.asJson(nodes));
+    }
+
+    /**
+     * {@link #filter(Pod, List)} with the pod and the node names already in JSON: a scheduling cycle writes the pod
+     * once for filter and prioritize, and the node list only when the nodes change (not per pod).
+     */
+    public FilterOutcome filter(String podJson, List<String> nodes, String nodesJson) throws IOException {
+        JsonNode r = call("/filter", Latencies.FILTER, args(podJson, nodesJson));
         var fitting = new ArrayList<String>();
         r.path("NodeNames").forEach(n -> fitting.add(n.asString()));
         var failed = new LinkedHashMap<String, String>();
@@ -60,7 +74,12 @@ public final class ExtenderClient {
 
     /** Scores 0..10 by node. */
     public Map<String, Long> prioritize(Pod pod, List<String> nodes) throws IOException {
-        JsonNode r = call("/prioritize", Latencies.PRIORITIZE, args(pod, nodes));
+        return prioritize(json.asJson(pod), json.asJson(nodes));
+    }
+
+    /** {@link #prioritize(Pod, List)} with the pod and the node names already in JSON. */
+    public Map<String, Long> prioritize(String podJson, String nodesJson) throws IOException {
+        JsonNode r = call("/prioritize", Latencies.PRIORITIZE, args(podJson, nodesJson));
         var scores = new LinkedHashMap<String, Long>();
         if (!r.isArray()) {
             throw new IOException("prioritize answered " + r);
@@ -77,38 +96,55 @@ public final class ExtenderClient {
         body.put("PodUID", pod.getMetadata().getUid());
         body.put("Node", node);
         long start = System.nanoTime();
-        String error = call("/bind", null, body).path("Error").asString("");
+        String error = call("/bind", null, json.asJson(body)).path("Error").asString("");
         latencies.record(error.isEmpty() ? Latencies.BIND : Latencies.BIND_REFUSED, Duration.ofNanos(System.nanoTime() - start));
         return error;
     }
 
-    private Map<String, Object> args(Pod pod, List<String> nodes) {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("Pod", pod);
-        body.put("Nodes", null);
-        body.put("NodeNames", nodes);
-        return body;
+    /** ExtenderArgs as kube-scheduler writes them, from parts already in JSON. */
+    private static String args(String podJson, String nodesJson) {
+        return "{\"Pod\":" + podJson + ",\"Nodes\":null,\"NodeNames\":" + nodesJson + "}";
+    }
+
+    /** The JSON of {@code nodes}, for the calls that take parts already written. */
+    public String asJson(List<String> nodes) {
+        return json.asJson(nodes);
+    }
+
+    /** The pod as kube-scheduler sends it. */
+    public String asJson(Pod pod) {
+        return json.asJson(pod);
+    }
+
+    private HttpResponse<String> send(URI uri, String payload) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(payload)).build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            if (e.getMessage() == null || !e.getMessage().contains(CLOSED_BEFORE_ANSWER)) {
+                throw e;
+            }
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        }
     }
 
     /**
      * Posts to the current replica, moving on to the next when it is gone or not the leader; records the latency of
      * the answering call under {@code operation} unless it is null.
      */
-    private JsonNode call(String path, String operation, Object body) throws IOException {
+    private JsonNode call(String path, String operation, String payload) throws IOException {
         List<URI> replicas = endpoints.get();
         if (replicas.isEmpty()) {
             throw new IOException("no scheduler replica is running");
         }
-        String payload = json.asJson(body);
         IOException last = null;
         for (int tried = 0; tried < replicas.size(); tried++) {
             int index = Math.floorMod(current, replicas.size());
             URI uri = replicas.get(index).resolve(path);
             long start = System.nanoTime();
             try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(payload)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = send(uri, payload);
                 JsonNode answer = json.unmarshal(response.body(), JsonNode.class);
                 String error = answer.isObject() ? answer.path("Error").asString("") : "";
                 if (error.contains(NOT_LEADER)) {

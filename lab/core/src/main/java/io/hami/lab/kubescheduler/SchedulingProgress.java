@@ -1,5 +1,7 @@
 package io.hami.lab.kubescheduler;
 
+import java.util.Map;
+
 /** What the run needs to know of the kube-scheduler: whether it still has work, and what its binds did. */
 public interface SchedulingProgress {
     /** Pods the kube-scheduler still has in hand (queued, in an attempt, or due for another look). */
@@ -16,4 +18,7 @@ public interface SchedulingProgress {
 
     /** Binds the extender refused or could not finish for another reason (each was retried). */
     int bindFailures();
+
+    /** Those binds (and failed filters, where the kube-scheduler sees them) by cause, most frequent first. */
+    Map<String, Integer> failureCauses();
 }

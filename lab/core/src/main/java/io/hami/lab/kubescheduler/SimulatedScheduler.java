@@ -13,6 +13,8 @@ import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -66,11 +68,16 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     private final AtomicInteger bindFailures = new AtomicInteger();
     private final AtomicInteger contentions = new AtomicInteger();
     private final AtomicInteger bound = new AtomicInteger();
+    private final FailureCauses causes = new FailureCauses(LOG);
     private volatile long lastBindNanos;
     /** {@link System#nanoTime()} of the last change that may let an unschedulable pod fit. */
     private volatile long lastChange = System.nanoTime();
     private final ScheduledExecutorService recheck =
             Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("lab-kube-scheduler-recheck").daemon().factory());
+    /** The nodes' names, sorted, and their JSON; rebuilt when a node comes or goes, not per scheduling cycle. */
+    private volatile NodeList nodeList = new NodeList(-1, List.of(), "[]");
+    /** Bumped when a node is added or deleted (after the informer's store has it). */
+    private final AtomicInteger nodesVersion = new AtomicInteger();
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<Pod> podInformer;
     private final Thread loop;
@@ -87,6 +94,9 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         volatile String message = "";
         /** Bumped whenever the pod is queued, so stale queue entries are skipped. */
         volatile long generation;
+    }
+
+    private record NodeList(int version, List<String> names, String json) {
     }
 
     private record Ready(String key, long generation, long atNanos) implements Delayed {
@@ -161,6 +171,12 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         return bindFailures.get();
     }
 
+    /** Failed binds (other than for lock contention) and failed filters, by cause, most frequent first. */
+    @Override
+    public Map<String, Integer> failureCauses() {
+        return causes.counts();
+    }
+
     private void run() {
         while (!Thread.currentThread().isInterrupted()) {
             try {
@@ -192,11 +208,15 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     /** Filter and score in the scheduling loop; bind in a binding cycle of its own. Holds one binder permit. */
     private void scheduleOne(String key, Pod pod, Tracked t) {
         boolean handedOver = false;
+        String step = "filter";
         try {
-            List<String> nodes = nodeInformer.getStore().list().stream().map(n -> n.getMetadata().getName()).sorted().toList();
+            NodeList all = nodes();
+            List<String> nodes = all.names();
             t.evaluatedAt = System.nanoTime();
-            ExtenderClient.FilterOutcome filtered = extender.filter(pod, nodes);
+            String podJson = extender.asJson(pod);
+            ExtenderClient.FilterOutcome filtered = extender.filter(podJson, nodes, all.json());
             if (!filtered.error().isEmpty()) {
+                causes.record("filter", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), null, filtered.error());
                 retry(key, t, "filter: " + filtered.error());
                 return;
             }
@@ -204,10 +224,14 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 unschedulable(key, pod, t, FitError.message(nodes.size(), filtered.failed()));
                 return;
             }
-            String node = best(filtered.fitting(), filtered.fitting().size() == 1 ? Map.of() : extender.prioritize(pod, filtered.fitting()));
+            List<String> fitting = filtered.fitting();
+            step = "prioritize";
+            String node = best(fitting, fitting.size() == 1 ? Map.of()
+                    : extender.prioritize(podJson, fitting.equals(nodes) ? all.json() : extender.asJson(fitting)));
             binding.execute(() -> bindOne(key, pod, t, node));
             handedOver = true;
         } catch (IOException e) {
+            causes.record(step, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), null, e.getMessage());
             retry(key, t, e.getMessage());
         } finally {
             if (!handedOver) {
@@ -232,20 +256,48 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 enqueue(key, t, contentionBackoff.after(t.contended));
             } else {
                 bindFailures.incrementAndGet();
+                causes.record("bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, error);
                 retry(key, t, "bind to " + node + ": " + error);
             }
         } catch (IOException e) {
             bindFailures.incrementAndGet();
+            causes.record("bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, e.getMessage());
             retry(key, t, "bind to " + node + ": " + e.getMessage());
         } finally {
             binders.release();
         }
     }
 
+    /** Every node, as the node informer has them; built again only after a node was added or deleted. */
+    private NodeList nodes() {
+        NodeList list = nodeList;
+        int version = nodesVersion.get();
+        if (list.version() != version) {
+            var names = new ArrayList<String>();
+            for (Node n : nodeInformer.getStore().list()) {
+                names.add(n.getMetadata().getName());
+            }
+            Collections.sort(names);
+            list = new NodeList(version, List.copyOf(names), extender.asJson(names));
+            nodeList = list;
+        }
+        return list;
+    }
+
     /** The highest score; among equals, one at random, as kube-scheduler's selectHost does. */
     private String best(List<String> fitting, Map<String, Long> scores) {
-        long top = fitting.stream().mapToLong(n -> scores.getOrDefault(n, 0L)).max().orElse(0);
-        List<String> ties = fitting.stream().filter(n -> scores.getOrDefault(n, 0L) == top).toList();
+        long top = Long.MIN_VALUE;
+        var ties = new ArrayList<String>();
+        for (String n : fitting) {
+            long score = scores.getOrDefault(n, 0L);
+            if (score > top) {
+                top = score;
+                ties.clear();
+            }
+            if (score == top) {
+                ties.add(n);
+            }
+        }
         synchronized (random) {
             return ties.get(random.nextInt(ties.size()));
         }
@@ -343,6 +395,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     private final class NodeEvents implements ResourceEventHandler<Node> {
         @Override
         public void onAdd(Node node) {
+            nodesVersion.incrementAndGet();
             clusterChanged();
         }
 
@@ -356,6 +409,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
         @Override
         public void onDelete(Node node, boolean finalStateUnknown) {
+            nodesVersion.incrementAndGet();
         }
 
         private static Object allocatable(Node n) {
@@ -369,6 +423,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
     @Override
     public void close() {
+        causes.logSummary();
         recheck.shutdownNow();
         loop.interrupt();
         binding.shutdownNow();

@@ -34,6 +34,7 @@ public final class ConsoleReport {
                 r.notCreated().isEmpty() ? "" : "; " + r.notCreated().size() + " could not be created");
         out.printf(Locale.ROOT, "scheduling: %.1f pods/s bound; binds retried: %d for node-lock contention, %d for other errors;"
                 + " %d API writes failed on purpose%n", r.podsPerSecond(), r.contentions(), r.bindRetries(), r.apiErrors());
+        reasons(out, "binds and filters that failed (other than for node-lock contention), by cause", r.failureCauses());
         reasons(out, "unschedulable", r.unschedulable());
         reasons(out, "failed", r.failed());
         var rejected = new LinkedHashMap<String, Integer>();

@@ -186,6 +186,8 @@ public final class HtmlReport {
     }
 
     private static void reasons(StringBuilder h, RunReport r) {
+        table(h, "Why binds failed", "times", "the extender's error for binds refused other than for node-lock contention, and failed "
+                + "filters, with pod, node and times folded out (each was retried)", r.failureCauses());
         table(h, "Why pods are unschedulable", "kube-scheduler's message (the extender's reasons per node)", r.unschedulable());
         table(h, "Why pods failed", "reason and message written by the kubelet", r.failed());
         var rejected = new java.util.TreeMap<String, Integer>();
@@ -197,10 +199,14 @@ public final class HtmlReport {
     }
 
     private static void table(StringBuilder h, String title, String column, Map<String, Integer> counts) {
+        table(h, title, "pods", column, counts);
+    }
+
+    private static void table(StringBuilder h, String title, String countColumn, String column, Map<String, Integer> counts) {
         if (counts.isEmpty()) {
             return;
         }
-        h.append("<h2>").append(esc(title)).append("</h2><table><tr><th>pods</th><th>").append(esc(column)).append("</th></tr>");
+        h.append("<h2>").append(esc(title)).append("</h2><table><tr><th>").append(esc(countColumn)).append("</th><th>").append(esc(column)).append("</th></tr>");
         counts.forEach((message, n) -> h.append("<tr><td class=\"num\">").append(n).append("</td><td>").append(esc(message))
                 .append("</td></tr>"));
         h.append("</table>");

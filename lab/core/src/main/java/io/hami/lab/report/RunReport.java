@@ -31,6 +31,8 @@ import java.util.Map;
  * @param podsPerSecond  pods bound per second, from the start of the workload to the last bind
  * @param bindRetries    binds the extender refused or could not finish, other than for lock contention (retried)
  * @param contentions    binds refused because another pod held the node lock (retried)
+ * @param failureCauses  the other refused binds (and failed filters) by cause, the error text with pod, node and time
+ *                       folded out, most frequent first
  * @param apiErrors      API writes failed on purpose
  * @param faults         what the fault injector did
  * @param samples        the cluster over time
@@ -42,8 +44,9 @@ public record RunReport(String scenario, String description, long seed, Instant 
                         Map<String, Integer> nodes, int planned, Map<PodState, Integer> states, Map<String, String> rejected,
                         Map<String, String> notCreated, Map<String, Integer> unschedulable, Map<String, Integer> failed,
                         List<DeviceRow> devices, Map<String, Latencies.Stats> latencies, double podsPerSecond,
-                        int bindRetries, int contentions, int apiErrors, List<FaultEvent> faults, List<Sample> samples,
-                        List<Invariant> invariants, String controlPlane, String latencySource) {
+                        int bindRetries, int contentions, Map<String, Integer> failureCauses, int apiErrors,
+                        List<FaultEvent> faults, List<Sample> samples, List<Invariant> invariants, String controlPlane,
+                        String latencySource) {
     /** How the embedded run measures: the simulated kube-scheduler times its own HTTP calls. */
     public static final String SIMULATED_LATENCIES = "Measured by the simulated kube-scheduler around its HTTP calls to the "
             + "extender (bind: the binds that bound their pod; bind refused: those the extender turned down, for example "
@@ -61,11 +64,11 @@ public record RunReport(String scenario, String description, long seed, Instant 
                      Map<String, Integer> nodes, int planned, Map<PodState, Integer> states, Map<String, String> rejected,
                      Map<String, String> notCreated, Map<String, Integer> unschedulable, Map<String, Integer> failed,
                      List<DeviceRow> devices, Map<String, Latencies.Stats> latencies, double podsPerSecond,
-                     int bindRetries, int contentions, int apiErrors, List<FaultEvent> faults, List<Sample> samples,
-                     List<Invariant> invariants) {
+                     int bindRetries, int contentions, Map<String, Integer> failureCauses, int apiErrors, List<FaultEvent> faults,
+                     List<Sample> samples, List<Invariant> invariants) {
         this(scenario, description, seed, startedAt, setup, took, nodes, planned, states, rejected, notCreated, unschedulable,
-                failed, devices, latencies, podsPerSecond, bindRetries, contentions, apiErrors, faults, samples, invariants,
-                EMBEDDED, SIMULATED_LATENCIES);
+                failed, devices, latencies, podsPerSecond, bindRetries, contentions, failureCauses, apiErrors, faults, samples,
+                invariants, EMBEDDED, SIMULATED_LATENCIES);
     }
 
     public boolean invariantsHold() {

@@ -33,7 +33,8 @@ class HtmlReportTest {
         return new RunReport("demo", "a demo & more", 3, Instant.parse("2026-01-02T03:04:05Z"), Duration.ofSeconds(2),
                 Duration.ofSeconds(9), Map.of("with plugins", 1, "synthetic", 0), 3, Map.of(PodState.SUCCEEDED, 2),
                 Map.of("bad-0", "pod sets annotation <x>"), Map.of(), Map.of("0/1 nodes are available: 1 NodeInsufficientDevice.", 1),
-                Map.of(), List.of(new DeviceRow(device, 0, 0, 0, 8000, 40)), latencies.stats(), 1.5, 0, 4, 2,
+                Map.of(), List.of(new DeviceRow(device, 0, 0, 0, 8000, 40)), latencies.stats(), 1.5, 1, 4,
+                Map.of("bind: pod <pod> changed while it was bound to <node>", 1), 2,
                 List.of(new FaultEvent(Duration.ofSeconds(1), "restart the nvidia plugin on gpu-0", false)), samples, invariants);
     }
 
@@ -45,7 +46,8 @@ class HtmlReportTest {
         assertThat(file.getFileName().toString()).isEqualTo("demo-20260102-030405.html");
         assertThat(html).contains("All 1 invariants hold", "Pods over time", "filter: 1 calls", "bind: 1 calls",
                 "Allocation per node", "Device memory over time", "restart the nvidia plugin on gpu-0",
-                "0/1 nodes are available: 1 NodeInsufficientDevice.");
+                "0/1 nodes are available: 1 NodeInsufficientDevice.",
+                "Why binds failed", "bind: pod &lt;pod&gt; changed while it was bound to &lt;node&gt;");
         assertThat(html).contains("a demo &amp; more", "A100 &lt;40GB&gt;", "pod sets annotation &lt;x&gt;")
                 .doesNotContain("A100 <40GB>");
         assertThat(html).as("nothing loaded from elsewhere").doesNotContain("<script", "src=", "href=", "<link");

@@ -1,0 +1,109 @@
+package io.hami.lab.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A LIST with {@code limit} is answered in pages, each with a {@code continue} token, all of one snapshot as the API
+ * server's are: informers that list page by page (the scheduler's list 500 at a time) see every object once.
+ */
+class PagedListTest {
+    private EmbeddedApiServer server;
+    private KubernetesClient client;
+
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        client = server.newClient();
+        for (int i = 0; i < 7; i++) {
+            client.pods().resource(Fixtures.pod("p" + i)).create();
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        server.close();
+    }
+
+    private PodList page(long limit, String token) {
+        return client.pods().inAnyNamespace().list(new ListOptionsBuilder().withLimit(limit).withContinue(token).build());
+    }
+
+    @Test
+    void pagesCoverEveryObjectOnceFromOneSnapshot() {
+        PodList first = page(3, null);
+        assertThat(first.getItems()).hasSize(3);
+        assertThat(first.getMetadata().getContinue()).isNotEmpty();
+        client.pods().resource(Fixtures.pod("later")).create(); // after the snapshot: not in its pages
+        var names = new ArrayList<String>();
+        first.getItems().forEach(p -> names.add(p.getMetadata().getName()));
+        String token = first.getMetadata().getContinue();
+        int pages = 1;
+        while (token != null && !token.isEmpty()) {
+            PodList next = page(3, token);
+            assertThat(next.getMetadata().getResourceVersion()).isEqualTo(first.getMetadata().getResourceVersion());
+            next.getItems().forEach(p -> names.add(p.getMetadata().getName()));
+            token = next.getMetadata().getContinue();
+            pages++;
+        }
+        assertThat(pages).isEqualTo(3);
+        assertThat(names).containsExactlyInAnyOrder("p0", "p1", "p2", "p3", "p4", "p5", "p6");
+        // Without a limit, or with one above the count, one answer as before.
+        assertThat(page(100, null).getItems()).hasSize(8);
+        assertThat(page(100, null).getMetadata().getContinue()).isNullOrEmpty();
+        assertThat(client.pods().inAnyNamespace().list().getItems()).hasSize(8);
+    }
+
+    @Test
+    void anUnknownTokenIsGone() {
+        assertThatThrownBy(() -> page(3, "99:0")).isInstanceOfSatisfying(KubernetesClientException.class,
+                e -> assertThat(e.getCode()).isEqualTo(410));
+    }
+
+    @Test
+    void anInformerListingPageByPageSeesEveryPodAndThenTheWatch() throws InterruptedException {
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        try (var informer = client.pods().inAnyNamespace().withLimit(2L).inform(new ResourceEventHandler<Pod>() {
+            @Override
+            public void onAdd(Pod pod) {
+                seen.add(pod.getMetadata().getName());
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean unknown) {
+                seen.remove(pod.getMetadata().getName());
+            }
+        })) {
+            awaitSize(seen, 7);
+            client.pods().resource(Fixtures.pod("after")).create();
+            awaitSize(seen, 8);
+            assertThat(List.copyOf(seen)).contains("after", "p0", "p6");
+        }
+    }
+
+    private static void awaitSize(Set<String> seen, int size) throws InterruptedException {
+        for (int i = 0; i < 100 && seen.size() < size; i++) {
+            Thread.sleep(100);
+        }
+        assertThat(seen).hasSize(size);
+    }
+}

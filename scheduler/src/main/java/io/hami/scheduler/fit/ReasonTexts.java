@@ -1,0 +1,85 @@
+package io.hami.scheduler.fit;
+
+import java.util.Arrays;
+
+/**
+ * The fit walk's message for a node that does not fit ({@code "2/8 CardInsufficientMemory, 6/8 CardNotHealth"}),
+ * shared between nodes: the text depends only on how many devices failed with each reason and how many passed, so
+ * the few distinct texts of a cluster are built once and then reused (a node that does not fit costs no allocation).
+ */
+final class ReasonTexts {
+    /** Bits per count in a packed key; counts (and so a node's devices) up to {@link #MAX_PACKED} fit. */
+    private static final int FIELD_BITS = 6;
+    /** The most devices whose counts {@link #packedAdd} can hold without one field carrying into the next. */
+    static final int MAX_PACKED = (1 << FIELD_BITS) - 1;
+    /** Slots of the direct-mapped cache; a clash replaces the older text, which is then built again when asked. */
+    private static final int SLOTS = 512;
+
+    private final String[] reasons;
+    private final String passedReason;
+    /** Immutable entries written and read without a lock: a stale or missing one only means building the text. */
+    private final Entry[] cache = new Entry[SLOTS];
+
+    private record Entry(long key, String text) {
+    }
+
+    /**
+     * @param reasons the per-device reasons, by the index {@link #packedAdd} is given
+     * @param passedReason the reason counted for devices that passed when too few did
+     */
+    ReasonTexts(String[] reasons, String passedReason) {
+        if ((reasons.length + 1) * FIELD_BITS > Long.SIZE) {
+            throw new IllegalArgumentException("too many reasons to pack: " + reasons.length);
+        }
+        this.reasons = reasons.clone();
+        this.passedReason = passedReason;
+    }
+
+    /** {@code packed} with one more device counted for reason {@code index}, or for passing when it is -1. */
+    long packedAdd(long packed, int index) {
+        int field = index < 0 ? reasons.length : index;
+        return packed + (1L << (field * FIELD_BITS));
+    }
+
+    /** The message of packed counts (at most {@link #MAX_PACKED} devices in all), from the cache when it is there. */
+    String of(long packed) {
+        int slot = (int) ((packed * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - Integer.numberOfTrailingZeros(SLOTS)));
+        Entry e = cache[slot];
+        if (e != null && e.key() == packed) {
+            return e.text();
+        }
+        var counts = new int[reasons.length];
+        int n = 0;
+        for (int f = 0; f < reasons.length; f++) {
+            counts[f] = field(packed, f);
+            n += counts[f];
+        }
+        int passed = field(packed, reasons.length);
+        String text = text(counts, passed, n + passed);
+        cache[slot] = new Entry(packed, text);
+        return text;
+    }
+
+    private static int field(long packed, int f) {
+        return (int) (packed >>> (f * FIELD_BITS)) & MAX_PACKED;
+    }
+
+    /**
+     * The message itself, as upstream's {@code genReason} writes it: per reason with a count, "count/n reason", the
+     * devices that passed as {@code passedReason}, sorted as strings and joined by ", ".
+     */
+    String text(int[] counts, int passed, int n) {
+        var parts = new String[reasons.length + 1];
+        int m = 0;
+        for (int f = 0; f < reasons.length; f++) {
+            if (counts[f] > 0) {
+                parts[m++] = counts[f] + "/" + n + " " + reasons[f];
+            }
+        }
+        if (passed > 0) {
+            parts[m++] = passed + "/" + n + " " + passedReason;
+        }
+        Arrays.sort(parts, 0, m);
+        return String.join(", ", Arrays.asList(parts).subList(0, m));
+    }
+}

@@ -16,8 +16,8 @@ public final class KubeClients {
     /** TCP and TLS connect to the API server. */
     public static final int CONNECTION_TIMEOUT_MS = 5_000;
     /**
-     * One request, per try. fabric8's default; not lower, because the informers' first LIST of every pod in a large
-     * cluster is one request.
+     * One request, per try. fabric8's default; not lower, because one page of an informer's first LIST (the
+     * scheduler's take 500 objects a page) and a bind's LIST of a node's pods must fit in it on a loaded API server.
      */
     public static final int REQUEST_TIMEOUT_MS = 10_000;
     /** Retries of one request after a 5xx or 429 answer or an I/O error (fabric8's default: 10). */

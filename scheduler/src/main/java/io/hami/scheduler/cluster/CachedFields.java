@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * What the scheduler reads from a cached pod or node; the rest (managedFields, env, volumes, commands, conditions,
@@ -23,7 +24,15 @@ final class CachedFields {
     private static final List<String> CONTAINER_STATUS = List.of("name", "state");
     private static final List<String> NODE_STATUS = List.of("capacity", "allocatable");
 
+    /** Keeps whole objects, as before they were cut: only for the memory benchmark's "before" figure. */
+    private static final boolean KEEP_WHOLE = Boolean.getBoolean("hami.bench.wholeObjects");
+
     private CachedFields() {
+    }
+
+    /** {@code cut} as informers apply it: null (whole objects) under the memory benchmark's "before" switch. */
+    static UnaryOperator<GenericKubernetesResource> applied(UnaryOperator<GenericKubernetesResource> cut) {
+        return KEEP_WHOLE ? null : cut;
     }
 
     /** The metadata kept of a pod or node: identity, version, labels, annotations, deletion. */

@@ -56,7 +56,8 @@ public final class ClusterWatch implements AutoCloseable {
     public ClusterWatch(KubernetesClient client, UsageIndex index, NodeInventory inventory, QuotaBook quotaBook,
                         DeviceBackends backends, NodeEvents events, Clock clock) {
         this.index = index;
-        nodes = new TolerantInformer<>(client, core("Node", "nodes", false), Node.class, new TolerantInformer.Handler<>() {
+        nodes = new TolerantInformer<>(client, core("Node", "nodes", false), Node.class, CachedFields.applied(CachedFields::node),
+                new TolerantInformer.Handler<>() {
             @Override
             public void decoded(Node old, Node node) {
                 inventory.refresh(node);
@@ -85,7 +86,8 @@ public final class ClusterWatch implements AutoCloseable {
                 events.gone(name);
             }
         });
-        pods = new TolerantInformer<>(client, core("Pod", "pods", true), Pod.class, new TolerantInformer.Handler<>() {
+        pods = new TolerantInformer<>(client, core("Pod", "pods", true), Pod.class, CachedFields.applied(CachedFields::pod),
+                new TolerantInformer.Handler<>() {
             @Override
             public void decoded(Pod old, Pod pod) {
                 index.putPod(key(pod), PodUsage.of(pod, backends), pod.getMetadata().getResourceVersion());
@@ -107,7 +109,7 @@ public final class ClusterWatch implements AutoCloseable {
                 index.removePod(key);
             }
         });
-        quotas = new TolerantInformer<>(client, core("ResourceQuota", "resourcequotas", true), ResourceQuota.class,
+        quotas = new TolerantInformer<>(client, core("ResourceQuota", "resourcequotas", true), ResourceQuota.class, null,
                 new TolerantInformer.Handler<>() {
                     @Override
                     public void decoded(ResourceQuota old, ResourceQuota quota) {

@@ -2,9 +2,7 @@ package io.hami.scheduler.cluster;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -16,6 +14,7 @@ import io.hami.scheduler.extender.ExtenderJson;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * cannot read (and a relist would fail on the same object again); here the informer carries raw objects, so the watch
  * and every relist go on, and an object that does not decode is handed to {@link Handler#undecodable} instead.
  * The informer's own store keeps only each object's name and resourceVersion: the decoded objects are kept here once,
- * pods and nodes cut to what the scheduler reads ({@link CachedFields}).
+ * cut by the caller to what it reads ({@link CachedFields}).
  */
 final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TolerantInformer.class);
@@ -42,9 +41,6 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
         void deleted(String key, T previous);
     }
 
-    /** Keeps whole objects, as before they were trimmed: only for the memory benchmark's "before" figure. */
-    static final boolean WHOLE_OBJECTS = Boolean.getBoolean("hami.bench.wholeObjects");
-
     /** Objects per page of the informer's list (kube-scheduler's informers list 500 at a time too). */
     static final long LIST_PAGE = 500;
 
@@ -53,7 +49,9 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
     private final String resource;
     private volatile boolean listing = true;
 
-    TolerantInformer(KubernetesClient client, ResourceDefinitionContext context, Class<T> type, Handler<T> handler) {
+    /** {@code cut} keeps of each raw object what is read before it is decoded (null: the whole object). */
+    TolerantInformer(KubernetesClient client, ResourceDefinitionContext context, Class<T> type,
+                     UnaryOperator<GenericKubernetesResource> cut, Handler<T> handler) {
         this.resource = context.getPlural();
         KubernetesSerialization serialization = client.getKubernetesSerialization();
         var all = client.genericKubernetesResources(context);
@@ -95,7 +93,7 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
                 String key = Cache.metaNamespaceKeyFunc(raw);
                 T value;
                 try {
-                    value = decode(serialization, raw, type);
+                    value = decode(serialization, raw, type, cut);
                 } catch (RuntimeException e) {
                     String reason = ExtenderJson.describe(e);
                     LOG.warn("{} {} (resourceVersion {}) cannot be read, skipped until it changes: {}", resource, key,
@@ -110,22 +108,16 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
     }
 
     /**
-     * {@code raw} as a {@code type}: a pod or node cut to the fields the scheduler reads first ({@link CachedFields}),
-     * which is what makes 40,000 cached pods fit the Deployment's heap, and is cheaper to decode too.
+     * {@code raw} as a {@code type}, cut first by {@code cut} (null: whole): what makes 40,000 cached pods fit the
+     * Deployment's heap, and is cheaper to decode too.
      */
-    static <T extends HasMetadata> T decode(KubernetesSerialization serialization, GenericKubernetesResource raw, Class<T> type) {
-        GenericKubernetesResource body;
-        if (WHOLE_OBJECTS) {
-            return serialization.convertValue(raw, type);
-        } else if (type == Pod.class) {
-            body = CachedFields.pod(raw);
-        } else if (type == Node.class) {
-            body = CachedFields.node(raw);
-        } else {
+    static <T extends HasMetadata> T decode(KubernetesSerialization serialization, GenericKubernetesResource raw, Class<T> type,
+                                            UnaryOperator<GenericKubernetesResource> cut) {
+        if (cut == null) {
             return serialization.convertValue(raw, type);
         }
+        T value = serialization.convertValue(cut.apply(raw), type);
         // The informer has decoded the metadata already: it is copied, not converted again.
-        T value = serialization.convertValue(body, type);
         value.setMetadata(CachedFields.metadata(raw.getMetadata()));
         return value;
     }

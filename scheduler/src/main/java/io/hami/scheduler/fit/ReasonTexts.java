@@ -1,6 +1,7 @@
 package io.hami.scheduler.fit;
 
-import java.util.Arrays;
+import io.hami.protocol.fit.Reasons;
+import java.util.HashMap;
 
 /**
  * The fit walk's message for a node that does not fit ({@code "2/8 CardInsufficientMemory, 6/8 CardNotHealth"}),
@@ -65,21 +66,19 @@ final class ReasonTexts {
     }
 
     /**
-     * The message itself, as upstream's {@code genReason} writes it: per reason with a count, "count/n reason", the
-     * devices that passed as {@code passedReason}, sorted as strings and joined by ", ".
+     * The message itself ({@link Reasons#genReason}): per reason with a count, and the devices that passed as
+     * {@code passedReason}. Built only on a cache miss, so the one definition of the text serves.
      */
     String text(int[] counts, int passed, int n) {
-        var parts = new String[reasons.length + 1];
-        int m = 0;
+        var byReason = new HashMap<String, Integer>();
         for (int f = 0; f < reasons.length; f++) {
             if (counts[f] > 0) {
-                parts[m++] = counts[f] + "/" + n + " " + reasons[f];
+                byReason.put(reasons[f], counts[f]);
             }
         }
         if (passed > 0) {
-            parts[m++] = passed + "/" + n + " " + passedReason;
+            byReason.put(passedReason, passed);
         }
-        Arrays.sort(parts, 0, m);
-        return String.join(", ", Arrays.asList(parts).subList(0, m));
+        return Reasons.genReason(byReason, n);
     }
 }

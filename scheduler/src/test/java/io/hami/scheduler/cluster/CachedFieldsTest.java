@@ -87,12 +87,12 @@ class CachedFieldsTest {
         var trimmed = new UsageIndex();
         String node = resource("typical-node.json");
         new NodeInventory(whole, BACKENDS).refresh(JSON.convertValue(raw(node), Node.class));
-        new NodeInventory(trimmed, BACKENDS).refresh(TolerantInformer.decode(JSON, raw(node), Node.class));
+        new NodeInventory(trimmed, BACKENDS).refresh(TolerantInformer.decode(JSON, raw(node), Node.class, CachedFields::node));
         int counted = 0;
         int i = 0;
         for (String json : pods()) {
             Pod full = JSON.convertValue(raw(json), Pod.class);
-            Pod slim = TolerantInformer.decode(JSON, raw(json), Pod.class);
+            Pod slim = TolerantInformer.decode(JSON, raw(json), Pod.class, CachedFields::pod);
             String key = ClusterWatch.key(full);
             assertThat(ClusterWatch.key(slim)).isEqualTo(key);
             PodUsage usage = PodUsage.of(full, BACKENDS);
@@ -125,7 +125,7 @@ class CachedFieldsTest {
 
     @Test
     void whatTheSchedulerDoesNotReadIsDroppedFromPods() {
-        Pod slim = TolerantInformer.decode(JSON, raw(pods().get(2)), Pod.class);
+        Pod slim = TolerantInformer.decode(JSON, raw(pods().get(2)), Pod.class, CachedFields::pod);
         var meta = slim.getMetadata();
         assertThat(meta.getManagedFields()).isNullOrEmpty();
         assertThat(meta.getOwnerReferences()).isNullOrEmpty();
@@ -165,7 +165,7 @@ class CachedFieldsTest {
                  {"cambricon.com/mlu.smlu.vcore": "200", "cambricon.com/mlu.smlu.vmemory": "256"}}}""", """
                 {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "bare"}}""")) {
             Node full = JSON.convertValue(raw(json), Node.class);
-            Node slim = TolerantInformer.decode(JSON, raw(json), Node.class);
+            Node slim = TolerantInformer.decode(JSON, raw(json), Node.class, CachedFields::node);
             var now = Instant.parse("2026-11-30T08:10:30Z");
             for (DeviceBackend b : BACKENDS.all()) {
                 assertThat(b.discover(slim)).as(b.vendor()).isEqualTo(b.discover(full));
@@ -176,7 +176,7 @@ class CachedFieldsTest {
             assertThat(slim.getMetadata().getLabels()).isEqualTo(full.getMetadata().getLabels());
             assertThat(slim.getMetadata().getResourceVersion()).isEqualTo(full.getMetadata().getResourceVersion());
         }
-        Node slim = TolerantInformer.decode(JSON, raw(resource("typical-node.json")), Node.class);
+        Node slim = TolerantInformer.decode(JSON, raw(resource("typical-node.json")), Node.class, CachedFields::node);
         assertThat(BACKENDS.all().stream().filter(b -> b.discover(slim) instanceof io.hami.protocol.spi.Discovery.Found)).hasSize(1);
         assertThat(slim.getStatus().getAllocatable()).containsKey("nvidia.com/gpu");
         assertThat(slim.getStatus().getCapacity()).containsKey("nvidia.com/gpu");
@@ -196,18 +196,18 @@ class CachedFieldsTest {
                 typical.replace("\"containers\": [", "\"initContainers\": {\"a\": 1}, \"containers\": ["),
                 typical.replace("\"phase\": \"Running\"", "\"phase\": {\"a\": 1}"))) {
             String expected = message(() -> JSON.convertValue(raw(bad), Pod.class));
-            assertThatThrownBy(() -> TolerantInformer.decode(JSON, raw(bad), Pod.class))
+            assertThatThrownBy(() -> TolerantInformer.decode(JSON, raw(bad), Pod.class, CachedFields::pod))
                     .satisfies(e -> assertThat(ExtenderJson.describe((RuntimeException) e)).isEqualTo(expected));
         }
         String node = resource("typical-node.json").replaceFirst("\"allocatable\": \\{", "\"allocatable\": \"x\", \"unused\": {");
         String expected = message(() -> JSON.convertValue(raw(node), Node.class));
         assertThat(expected).contains("status.allocatable");
-        assertThatThrownBy(() -> TolerantInformer.decode(JSON, raw(node), Node.class))
+        assertThatThrownBy(() -> TolerantInformer.decode(JSON, raw(node), Node.class, CachedFields::node))
                 .satisfies(e -> assertThat(ExtenderJson.describe((RuntimeException) e)).isEqualTo(expected));
         // What is not kept is not read: a broken field the scheduler never looks at no longer fails the pod.
         String unread = typical.replace("\"restartPolicy\": \"Always\"", "\"restartPolicy\": {\"a\": 1}");
         assertThat(message(() -> JSON.convertValue(raw(unread), Pod.class))).contains("restartPolicy");
-        assertThat(TolerantInformer.decode(JSON, raw(unread), Pod.class).getSpec().getNodeName()).isEqualTo("gpu-node-0042");
+        assertThat(TolerantInformer.decode(JSON, raw(unread), Pod.class, CachedFields::pod).getSpec().getNodeName()).isEqualTo("gpu-node-0042");
     }
 
     private static String message(Runnable decode) {
@@ -225,7 +225,7 @@ class CachedFieldsTest {
                 {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q", "namespace": "a",
                  "managedFields": [{"manager": "kubectl"}]}, "spec": {"hard": {"limits.nvidia.com/gpumem": "1000"}},
                  "status": {"used": {"limits.nvidia.com/gpumem": "0"}}}""");
-        var decoded = TolerantInformer.decode(JSON, quota, io.fabric8.kubernetes.api.model.ResourceQuota.class);
+        var decoded = TolerantInformer.decode(JSON, quota, io.fabric8.kubernetes.api.model.ResourceQuota.class, null);
         assertThat(decoded.getMetadata().getManagedFields()).hasSize(1);
         assertThat(decoded.getStatus().getUsed()).containsKey("limits.nvidia.com/gpumem");
         assertThat(Map.copyOf(decoded.getSpec().getHard())).containsKey("limits.nvidia.com/gpumem");

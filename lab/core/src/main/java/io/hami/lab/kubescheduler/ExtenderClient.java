@@ -55,15 +55,7 @@ public final class ExtenderClient {
     }
 
     public FilterOutcome filter(Pod pod, List<String> nodes) throws IOException {
-        return filter(json.asJson(pod), nodes, json.asJson(nodes));
-    }
-
-    /**
-     * {@link #filter(Pod, List)} with the pod and the node names already in JSON: a scheduling cycle writes the pod
-     * once for filter and prioritize, and the node list only when the nodes change (not per pod).
-     */
-    public FilterOutcome filter(String podJson, List<String> nodes, String nodesJson) throws IOException {
-        JsonNode r = call("/filter", Latencies.FILTER, args(podJson, nodesJson));
+        JsonNode r = call("/filter", Latencies.FILTER, args(pod, nodes));
         var fitting = new ArrayList<String>();
         r.path("NodeNames").forEach(n -> fitting.add(n.asString()));
         var failed = new LinkedHashMap<String, String>();
@@ -74,12 +66,7 @@ public final class ExtenderClient {
 
     /** Scores 0..10 by node. */
     public Map<String, Long> prioritize(Pod pod, List<String> nodes) throws IOException {
-        return prioritize(json.asJson(pod), json.asJson(nodes));
-    }
-
-    /** {@link #prioritize(Pod, List)} with the pod and the node names already in JSON. */
-    public Map<String, Long> prioritize(String podJson, String nodesJson) throws IOException {
-        JsonNode r = call("/prioritize", Latencies.PRIORITIZE, args(podJson, nodesJson));
+        JsonNode r = call("/prioritize", Latencies.PRIORITIZE, args(pod, nodes));
         var scores = new LinkedHashMap<String, Long>();
         if (!r.isArray()) {
             throw new IOException("prioritize answered " + r);
@@ -101,19 +88,13 @@ public final class ExtenderClient {
         return error;
     }
 
-    /** ExtenderArgs as kube-scheduler writes them, from parts already in JSON. */
-    private static String args(String podJson, String nodesJson) {
-        return "{\"Pod\":" + podJson + ",\"Nodes\":null,\"NodeNames\":" + nodesJson + "}";
-    }
-
-    /** The JSON of {@code nodes}, for the calls that take parts already written. */
-    public String asJson(List<String> nodes) {
-        return json.asJson(nodes);
-    }
-
-    /** The pod as kube-scheduler sends it. */
-    public String asJson(Pod pod) {
-        return json.asJson(pod);
+    /** ExtenderArgs as kube-scheduler writes them. */
+    private String args(Pod pod, List<String> nodes) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("Pod", pod);
+        body.put("Nodes", null);
+        body.put("NodeNames", nodes);
+        return json.asJson(body);
     }
 
     private HttpResponse<String> send(URI uri, String payload) throws IOException, InterruptedException {

@@ -13,8 +13,6 @@ import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,10 +72,6 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     private volatile long lastChange = System.nanoTime();
     private final ScheduledExecutorService recheck =
             Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("lab-kube-scheduler-recheck").daemon().factory());
-    /** The nodes' names, sorted, and their JSON; rebuilt when a node comes or goes, not per scheduling cycle. */
-    private volatile NodeList nodeList = new NodeList(-1, List.of(), "[]");
-    /** Bumped when a node is added or deleted (after the informer's store has it). */
-    private final AtomicInteger nodesVersion = new AtomicInteger();
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<Pod> podInformer;
     private final Thread loop;
@@ -94,9 +88,6 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         volatile String message = "";
         /** Bumped whenever the pod is queued, so stale queue entries are skipped. */
         volatile long generation;
-    }
-
-    private record NodeList(int version, List<String> names, String json) {
     }
 
     private record Ready(String key, long generation, long atNanos) implements Delayed {
@@ -210,11 +201,9 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         boolean handedOver = false;
         String step = "filter";
         try {
-            NodeList all = nodes();
-            List<String> nodes = all.names();
+            List<String> nodes = nodeInformer.getStore().list().stream().map(n -> n.getMetadata().getName()).sorted().toList();
             t.evaluatedAt = System.nanoTime();
-            String podJson = extender.asJson(pod);
-            ExtenderClient.FilterOutcome filtered = extender.filter(podJson, nodes, all.json());
+            ExtenderClient.FilterOutcome filtered = extender.filter(pod, nodes);
             if (!filtered.error().isEmpty()) {
                 causes.record("filter", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), null, filtered.error());
                 retry(key, t, "filter: " + filtered.error());
@@ -224,10 +213,8 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 unschedulable(key, pod, t, FitError.message(nodes.size(), filtered.failed()));
                 return;
             }
-            List<String> fitting = filtered.fitting();
             step = "prioritize";
-            String node = best(fitting, fitting.size() == 1 ? Map.of()
-                    : extender.prioritize(podJson, fitting.equals(nodes) ? all.json() : extender.asJson(fitting)));
+            String node = best(filtered.fitting(), filtered.fitting().size() == 1 ? Map.of() : extender.prioritize(pod, filtered.fitting()));
             binding.execute(() -> bindOne(key, pod, t, node));
             handedOver = true;
         } catch (IOException e) {
@@ -268,36 +255,10 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         }
     }
 
-    /** Every node, as the node informer has them; built again only after a node was added or deleted. */
-    private NodeList nodes() {
-        NodeList list = nodeList;
-        int version = nodesVersion.get();
-        if (list.version() != version) {
-            var names = new ArrayList<String>();
-            for (Node n : nodeInformer.getStore().list()) {
-                names.add(n.getMetadata().getName());
-            }
-            Collections.sort(names);
-            list = new NodeList(version, List.copyOf(names), extender.asJson(names));
-            nodeList = list;
-        }
-        return list;
-    }
-
     /** The highest score; among equals, one at random, as kube-scheduler's selectHost does. */
     private String best(List<String> fitting, Map<String, Long> scores) {
-        long top = Long.MIN_VALUE;
-        var ties = new ArrayList<String>();
-        for (String n : fitting) {
-            long score = scores.getOrDefault(n, 0L);
-            if (score > top) {
-                top = score;
-                ties.clear();
-            }
-            if (score == top) {
-                ties.add(n);
-            }
-        }
+        long top = fitting.stream().mapToLong(n -> scores.getOrDefault(n, 0L)).max().orElse(0);
+        List<String> ties = fitting.stream().filter(n -> scores.getOrDefault(n, 0L) == top).toList();
         synchronized (random) {
             return ties.get(random.nextInt(ties.size()));
         }
@@ -395,7 +356,6 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     private final class NodeEvents implements ResourceEventHandler<Node> {
         @Override
         public void onAdd(Node node) {
-            nodesVersion.incrementAndGet();
             clusterChanged();
         }
 
@@ -409,7 +369,6 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
         @Override
         public void onDelete(Node node, boolean finalStateUnknown) {
-            nodesVersion.incrementAndGet();
         }
 
         private static Object allocatable(Node n) {

@@ -163,8 +163,7 @@ public final class SchedulerApp implements AutoCloseable {
         var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events, filterObserver),
                 watch::locked);
         var binder = new Binder(client, locks, index, quotas, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events, bindObserver),
-                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF),
-                watch::seenEveryDecisionBefore);
+                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
         var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName(), ns -> quotas.rooms(ns, null)), backends);
         // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each
         // serves the webhook, and kube-scheduler reaches filter and bind in its own pod, not through the Service.

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.codec.LegacyRegisterCodec;
 import io.hami.protocol.codec.NvidiaRegisterCodec;
@@ -139,18 +138,6 @@ public final class SchedulerFixture implements AutoCloseable {
             quoted.add("\"" + n + "\"");
         }
         return "[" + String.join(",", quoted) + "]";
-    }
-
-    /** What a node's plugin does once the kubelet has allocated {@code pod} there: marks it done and frees the lock. */
-    public void allocated(String pod, String node) {
-        client.pods().inNamespace("default").withName(pod).edit(p -> {
-            p.getMetadata().getAnnotations().put(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_SUCCESS);
-            return p;
-        });
-        client.nodes().withName(node).edit(n -> {
-            n.getMetadata().getAnnotations().remove(ProtocolKeys.NODE_LOCK);
-            return n;
-        });
     }
 
     public Map<String, String> annotations(String pod) {

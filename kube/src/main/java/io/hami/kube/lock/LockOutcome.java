@@ -5,15 +5,8 @@ import io.hami.protocol.codec.NodeLock;
 /** The result of trying to take a node lock. */
 public sealed interface LockOutcome {
 
-    /**
-     * The caller holds the lock now; {@code reentered} when it already held it. {@code freeAt} is the resourceVersion of
-     * the node the lock was written over when that node carried no lock (null after a takeover or a reentry): the
-     * caller may prove from it that it has seen every earlier holder's decision.
-     */
-    record Acquired(String node, NodeLock lock, boolean reentered, String freeAt) implements LockOutcome {
-        public Acquired(String node, NodeLock lock, boolean reentered) {
-            this(node, lock, reentered, null);
-        }
+    /** The caller holds the lock now; {@code reentered} when it already held it. */
+    record Acquired(String node, NodeLock lock, boolean reentered) implements LockOutcome {
     }
 
     /** Another live pod holds the lock; kube-scheduler should retry this pod later. */

@@ -135,7 +135,7 @@ public final class NodeLockClient {
                 if (decision instanceof LockRules.Decision.TakeFromIdleHolder && decidedMeanwhile(node, current)) {
                     return giveBack(node, written, mine, current);
                 }
-                return new LockOutcome.Acquired(node, mine, false, current == null ? n.getMetadata().getResourceVersion() : null);
+                return new LockOutcome.Acquired(node, mine, false);
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                     return new LockOutcome.Failed(node, "lock node " + node + ": " + ApiErrors.describe(e));

@@ -174,16 +174,4 @@ class CachedLockReadsTest {
         assertThat(locks.acquire("n", "ns", "a")).isInstanceOf(LockOutcome.Acquired.class);
         assertThat(server.requests().count("get nodes")).isEqualTo(1);
     }
-
-    @Test
-    void aLockTakenOverAFreeNodeNamesTheVersionItWasFreeAtAndATakeoverNamesNone() {
-        Node free = node("n", null);
-        nodes.put("n", free);
-        var taken = (LockOutcome.Acquired) locks.acquire("n", "ns", "a");
-        assertThat(taken.freeAt()).isEqualTo(free.getMetadata().getResourceVersion());
-
-        node("m", lock(NOW.minusSeconds(400), "gone")); // expired, holder gone: taken over
-        var over = (LockOutcome.Acquired) locks.acquire("m", "ns", "a");
-        assertThat(over.freeAt()).isNull();
-    }
 }

@@ -59,7 +59,6 @@ public final class Binder {
     private final BindObserver observer;
     private final AbandonedDecisions abandoned;
     private final QuotaBook quotas;
-    private final EarlierDecisions seen;
     /** Pods ({@code namespace/name}) with a bind in progress on this replica. */
     private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** One monitor per namespace with a quota: its binds are checked and reserved one at a time. */
@@ -68,14 +67,6 @@ public final class Binder {
     public Binder(KubernetesClient client, NodeLockClient locks, UsageIndex index, QuotaBook quotas, DeviceBackends backends,
                   SchedulingPolicy policy, BooleanSupplier leader, Clock clock, BindObserver observer,
                   AbandonedDecisions abandoned) {
-        this(client, locks, index, quotas, backends, policy, leader, clock, observer, abandoned, EarlierDecisions.UNPROVEN);
-    }
-
-    /** {@code seen} spares a bind the LIST of its node's decided pods when the index is proven to hold them. */
-    public Binder(KubernetesClient client, NodeLockClient locks, UsageIndex index, QuotaBook quotas, DeviceBackends backends,
-                  SchedulingPolicy policy, BooleanSupplier leader, Clock clock, BindObserver observer,
-                  AbandonedDecisions abandoned, EarlierDecisions seen) {
-        this.seen = seen;
         this.client = client;
         this.locks = locks;
         this.index = index;
@@ -165,6 +156,7 @@ public final class Binder {
 
         long lockStart = System.nanoTime();
         LockOutcome lock = locks.acquire(node, ns, name);
+        Instant locked = clock.instant();
         observer.lock(node, lock, since(lockStart));
         switch (lock) {
             case LockOutcome.Contended c -> {
@@ -180,15 +172,15 @@ public final class Binder {
                         return earlier;
                     }
                 }
-                if (!quotas.limits(ns)) {
-                    return decideAndBind(pod, request, a, start);
-                }
-                // Nodes are locked one by one, a quota spans the namespace: its binds are serialised so that two pods
-                // placed on different nodes at once cannot both take the last of it.
-                synchronized (quotaLocks.computeIfAbsent(ns, k -> new Object())) {
-                    return decideAndBind(pod, request, a, start);
-                }
             }
+        }
+        if (!quotas.limits(ns)) {
+            return decideAndBind(pod, request, node, locked, start);
+        }
+        // Nodes are locked one by one, a quota spans the namespace: its binds are serialised so that two pods
+        // placed on different nodes at once cannot both take the last of it.
+        synchronized (quotaLocks.computeIfAbsent(ns, k -> new Object())) {
+            return decideAndBind(pod, request, node, locked, start);
         }
     }
 
@@ -233,24 +225,20 @@ public final class Binder {
      * holds against other binds for the bind window only while no decision is written, so a bind that took half of
      * it before writing (a slow API server, a long wait for the quota) gives up rather than race the next taker.
      */
-    private BindingResult decideAndBind(Pod pod, PodRequest request, LockOutcome.Acquired lock, long start) {
+    private BindingResult decideAndBind(Pod pod, PodRequest request, String node, Instant locked, long start) {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         String key = ns + "/" + name;
-        String node = lock.node();
-        Instant locked = lock.lock().time().toInstant();
         PodUsage previous = null;
         String bindTime = null;
         try {
-            if (!seen.seen(node, lock.freeAt())) {
-                catchUp(node);
-            }
+            catchUp(node);
             Placement.Placed placed = placeAgain(pod, key, request, node);
             withinDecisionDeadline(node, locked);
             bindTime = UnixTimeCodec.encode(clock.instant());
             Pod written = patchDecision(pod, node, placed, bindTime); // a lost response may still have written it
             previous = index.putPod(key, PodUsage.of(written, backends), written.getMetadata().getResourceVersion());
-            fence(node, ns, name, locked);
+            fence(node, ns, name);
             postBinding(written, node);
             observer.bound(pod, node, since(start));
             return BindingResult.OK;
@@ -321,16 +309,11 @@ public final class Binder {
     }
 
     /**
-     * After the decision is written, checks the lock is still ours. A bind slower than the lock's windows (a pause, a
-     * replica cut off mid-bind) may have lost it to a bind that did not see this decision; it must then not go on. No
-     * replica takes over a lock younger than the bind window from a live holder, so a decision written within half
-     * of it (the other half allows for clocks apart) needs no read; a slower one reads the lock. Any bind that takes
-     * the lock after this check sees the decision, by its LIST or by {@link EarlierDecisions}.
+     * After the decision is written, checks the lock is still ours. A bind slower than the lock timeout (a
+     * pause, a replica cut off mid-bind) may have lost it to a bind that did not see this decision; it must
+     * then not go on. Any bind that takes the lock after this check sees the decision in its catch-up read.
      */
-    private void fence(String node, String ns, String name, Instant locked) throws BindFailure {
-        if (Duration.between(locked, clock.instant()).compareTo(locks.timeouts().bindWindow().dividedBy(2)) < 0) {
-            return;
-        }
+    private void fence(String node, String ns, String name) throws BindFailure {
         var lock = locks.current(node);
         if (lock == null || !lock.isHeldBy(ns, name)) {
             throw new BindFailure("lost the lock of node " + node + " while binding (it expired"

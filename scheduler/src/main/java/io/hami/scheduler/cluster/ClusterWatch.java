@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
-import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.codec.NodeLockCodec;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.quota.QuotaBook;
@@ -16,11 +15,8 @@ import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Node and pod informers feeding the usage index one event at a time, and a ResourceQuota informer feeding the
@@ -32,9 +28,6 @@ public final class ClusterWatch implements AutoCloseable {
     private final TolerantInformer<Node> nodes;
     private final TolerantInformer<Pod> pods;
     private final TolerantInformer<ResourceQuota> quotas;
-    private final UsageIndex index;
-    /** Node name to its lock as the node watch saw it; written on the node informer's thread only. */
-    private final Map<String, DecisionsSeen.LockHistory> locks = new ConcurrentHashMap<>();
 
     /** Node happenings others want to know about (metrics, the handshake loop). */
     public interface NodeEvents {
@@ -55,14 +48,12 @@ public final class ClusterWatch implements AutoCloseable {
 
     public ClusterWatch(KubernetesClient client, UsageIndex index, NodeInventory inventory, QuotaBook quotaBook,
                         DeviceBackends backends, NodeEvents events, Clock clock) {
-        this.index = index;
         nodes = new TolerantInformer<>(client, core("Node", "nodes", false), Node.class, CachedFields.applied(CachedFields::node),
                 new TolerantInformer.Handler<>() {
             @Override
             public void decoded(Node old, Node node) {
                 inventory.refresh(node);
                 String before = old == null ? null : lock(old);
-                recordLock(old, node);
                 if (before != null && !before.equals(lock(node))) {
                     try {
                         var held = Duration.between(NodeLockCodec.decode(before).time().toInstant(), clock.instant());
@@ -81,7 +72,6 @@ public final class ClusterWatch implements AutoCloseable {
 
             @Override
             public void deleted(String name, Node previous) {
-                locks.remove(name);
                 inventory.remove(name);
                 events.gone(name);
             }
@@ -132,46 +122,6 @@ public final class ClusterWatch implements AutoCloseable {
                         }
                     }
                 });
-    }
-
-    /** Follows lock tenures one watched event at a time; what a list shows says nothing of the tenures it hid. */
-    private void recordLock(Node old, Node node) {
-        String name = node.getMetadata().getName();
-        String version = node.getMetadata().getResourceVersion();
-        if (old == null || nodes.listing()) {
-            locks.put(name, DecisionsSeen.LockHistory.UNKNOWN);
-            return;
-        }
-        var previous = locks.getOrDefault(name, DecisionsSeen.LockHistory.UNKNOWN);
-        locks.put(name, previous.next(old.getMetadata().getResourceVersion(), parseLock(lock(old)), parseLock(lock(node)), version));
-    }
-
-    private static NodeLock parseLock(String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return NodeLockCodec.decode(value);
-        } catch (AnnotationFormatException e) {
-            return new NodeLock(Instant.EPOCH.atOffset(ZoneOffset.UTC), "", ""); // names no holder: proves nothing
-        }
-    }
-
-    /**
-     * Whether the index holds every decision written for {@code node} before a bind took its lock over the unlocked
-     * node version {@code freeAt} ({@link DecisionsSeen}); false means the bind must list the node's pods.
-     */
-    public boolean seenEveryDecisionBefore(String node, String freeAt) {
-        var history = locks.get(node);
-        if (history == null || history.lastHolder() == null) {
-            return false;
-        }
-        NodeLock holder = history.lastHolder();
-        Pod pod = pods.get(holder.namespace() + "/" + holder.name());
-        var meta = pod == null ? null : pod.getMetadata();
-        return DecisionsSeen.proven(node, freeAt, history, pods.listing(), meta == null ? null : meta.getAnnotations(),
-                pod == null || pod.getSpec() == null ? null : pod.getSpec().getNodeName(), meta == null ? null : meta.getResourceVersion(),
-                index.recordedVersion(holder.namespace() + "/" + holder.name()));
     }
 
     /**

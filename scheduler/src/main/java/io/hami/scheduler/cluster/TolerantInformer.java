@@ -47,7 +47,6 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
     private final SharedIndexInformer<GenericKubernetesResource> informer;
     private final Map<String, T> decoded = new ConcurrentHashMap<>();
     private final String resource;
-    private volatile boolean listing = true;
 
     /** {@code cut} keeps of each raw object what is read before it is decoded (null: the whole object). */
     TolerantInformer(KubernetesClient client, ResourceDefinitionContext context, Class<T> type,
@@ -63,16 +62,6 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
         // fails the start, so a scheduler that cannot read the cluster says so instead of waiting.
         informer.exceptionHandler((started, e) -> started);
         informer.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onBeforeList(String resourceVersion) {
-                listing = true;
-            }
-
-            @Override
-            public void onList(String resourceVersion, boolean initial) {
-                listing = false;
-            }
-
             @Override
             public void onAdd(GenericKubernetesResource raw) {
                 accept(raw);
@@ -120,15 +109,6 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
         // The informer has decoded the metadata already: it is copied, not converted again.
         value.setMetadata(CachedFields.metadata(raw.getMetadata()));
         return value;
-    }
-
-    /**
-     * Whether the events being handled come from a list (the first, or a relist after a broken watch), which fabric8
-     * hands over in any order, rather than from a watch, which hands them over in resourceVersion order. Read on the
-     * informer's thread it describes the event in hand; read elsewhere, a moment of it.
-     */
-    boolean listing() {
-        return listing;
     }
 
     /** Listed once and watching now: what this informer tells is current. */

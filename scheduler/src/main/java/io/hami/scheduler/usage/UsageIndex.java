@@ -98,11 +98,6 @@ public final class UsageIndex {
         return previous == null ? new PodUsage.NotCounted() : previous;
     }
 
-    /** The highest resourceVersion recorded for pod {@code key}, or -1 when none (unknown, gone or opaque). */
-    public synchronized long recordedVersion(String key) {
-        return versions.getOrDefault(key, -1L);
-    }
-
     /** The pod is gone: forget it and what it held. */
     public synchronized void removePod(String key) {
         versions.remove(key);

@@ -6,7 +6,7 @@
 #   scripts/bench.sh backends/protocol -wi 2 -i 3 -f 1 -w 1s -r 1s
 #   scripts/bench.sh scheduler FilterLatencyBenchmark -wi 2 -i 3 -f 1     (a class with a summarising main)
 #   scripts/bench.sh native-bindings NvmlCallBenchmark -wi 2 -i 3 -f 1
-#   scripts/bench.sh plugin AllocateLatency 1000 200                     (a plain main in the test classes)
+#   scripts/bench.sh backends/nvidia-node AllocateLatency 1000 200       (a plain main in the test classes)
 #   scripts/bench.sh plugin PluginStartup 5                              (starts cli/target/hami.jar: build it first)
 #
 # JMH options go to org.openjdk.jmh.Main unchanged (-h lists them; a regexp selects benchmarks).

@@ -1,7 +1,7 @@
 /*
  * hami-java's own declaration of the Cambricon CNDev subset it uses (libcndev.so).
  * Prototypes, enum values, constants and struct layouts are facts of the CNDev ABI
- * (shared/spec/reference/native-apis.md section 2, sMLU calls as in cndev.h 6.x).
+ * (docs/upstream.md#native-cndev, sMLU calls as in cndev.h 6.x).
  * The vendor header's __int32_t etc. are the LP64 <stdint.h> types used here.
  */
 #ifndef HAMI_CNDEV_H

@@ -1,7 +1,7 @@
 /*
  * hami-java's own declaration of the Hygon DCU Management Interface subset it uses (libhydmi.so.1):
  * physical device info and virtual device (vDCU) create/destroy. Prototypes, enum values and the struct
- * layout are facts of the ABI (shared/spec/reference/native-apis.md section 4.2). Devices are indexes.
+ * layout are facts of the ABI (docs/upstream.md#native-hydmi). Devices are indexes.
  */
 #ifndef HAMI_HYDMI_H
 #define HAMI_HYDMI_H

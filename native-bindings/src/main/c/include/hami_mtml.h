@@ -1,7 +1,7 @@
 /*
  * hami-java's own declaration of the Moore Threads MTML subset it uses (libmtml.so.2).
  * Prototypes, enum values, constants and struct layouts are facts of the MTML 2.2 ABI
- * (shared/spec/reference/native-apis.md section 3). The vendor header is proprietary and not used.
+ * (docs/upstream.md#native-mtml). The vendor header is proprietary and not used.
  */
 #ifndef HAMI_MTML_H
 #define HAMI_MTML_H

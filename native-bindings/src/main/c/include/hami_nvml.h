@@ -1,7 +1,7 @@
 /*
  * hami-java's own declaration of the NVML subset it uses (libnvidia-ml.so.1).
  * Prototypes, enum values, constants and struct layouts are facts of the NVML ABI
- * (see shared/spec/reference/native-apis.md section 1); nothing else of NVIDIA's header is used.
+ * (see docs/upstream.md#native-nvml); nothing else of NVIDIA's header is used.
  */
 #ifndef HAMI_NVML_H
 #define HAMI_NVML_H

@@ -1,7 +1,7 @@
 /*
  * hami-java's own declaration of the ROCm SMI subset it uses (Hygon's librocm_smi64.so.2, ROCm SMI 2.8).
  * Prototypes, enum values, constants and struct layouts are facts of the ABI
- * (shared/spec/reference/native-apis.md section 4.1). Devices are plain indexes, there are no handles.
+ * (docs/upstream.md#native-rocm-smi). Devices are plain indexes, there are no handles.
  */
 #ifndef HAMI_ROCM_SMI_H
 #define HAMI_ROCM_SMI_H

@@ -6,11 +6,20 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code hami} command: one entry point for every component and operator tool. */
-@Command(name = "hami",
+@Command(
+        name = "hami",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "hami-java: GPU and accelerator sharing for Kubernetes, wire-compatible with HAMi.",
-        subcommands = {AnnotationCommand.class, SchedulerCommand.class, io.hami.cli.plugin.PluginCommand.class, io.hami.cli.plugin.PluginTrainingCommand.class, io.hami.cli.inspect.InspectCommand.class, io.hami.cli.lab.LabCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            AnnotationCommand.class,
+            SchedulerCommand.class,
+            io.hami.cli.plugin.PluginCommand.class,
+            io.hami.cli.plugin.PluginTrainingCommand.class,
+            io.hami.cli.inspect.InspectCommand.class,
+            io.hami.cli.lab.LabCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -35,9 +44,12 @@ public final class Main implements Runnable {
      * for invalid input and 1 otherwise; a stack trace only for what looks like a bug.
      */
     private static int failed(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
-        boolean invalidInput = e instanceof IllegalArgumentException || e instanceof io.hami.protocol.config.DeviceConfigException;
+        boolean invalidInput =
+                e instanceof IllegalArgumentException || e instanceof io.hami.protocol.config.DeviceConfigException;
         cl.getErr().println(cl.getCommandSpec().qualifiedName() + ": " + e.getMessage());
-        if (!invalidInput && !(e instanceof java.io.IOException) && !(e instanceof io.fabric8.kubernetes.client.KubernetesClientException)) {
+        if (!invalidInput
+                && !(e instanceof java.io.IOException)
+                && !(e instanceof io.fabric8.kubernetes.client.KubernetesClientException)) {
             e.printStackTrace(cl.getErr());
         }
         return invalidInput ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;

@@ -21,14 +21,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AotCacheTest {
     private static final Path DIST = DockerfilesTest.REPOSITORY.resolve("cli/target");
-    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private static final String JAVA =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     @TempDir
     static Path dir;
+
     private static Path cache;
 
-    private record Run(int exit, String output) {
-    }
+    private record Run(int exit, String output) {}
 
     private static Run run(List<String> command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -39,9 +40,15 @@ class AotCacheTest {
 
     @BeforeAll
     static void train() throws Exception {
-        assertThat(DIST.resolve("hami.jar")).as("the distribution, built by ./mvnw -pl cli -am package").exists();
+        assertThat(DIST.resolve("hami.jar"))
+                .as("the distribution, built by ./mvnw -pl cli -am package")
+                .exists();
         cache = dir.resolve("hami.aot");
-        Run r = run(List.of("sh", DockerfilesTest.DOCKER.resolve("aot-cache.sh").toString(), JAVA, DIST.toString(),
+        Run r = run(List.of(
+                "sh",
+                DockerfilesTest.DOCKER.resolve("aot-cache.sh").toString(),
+                JAVA,
+                DIST.toString(),
                 cache.toString()));
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(cache).isNotEmptyFile();
@@ -49,11 +56,13 @@ class AotCacheTest {
 
     /** The NVIDIA image's entry point up to the subcommand, on this machine, with {@code aot} as its cache. */
     private static List<String> entrypoint(Path aot, String... extra) {
-        List<String> image = Dockerfile.read(DockerfilesTest.DOCKER.resolve("device-plugin-nvidia.Dockerfile")).entrypoint();
+        List<String> image = Dockerfile.read(DockerfilesTest.DOCKER.resolve("device-plugin-nvidia.Dockerfile"))
+                .entrypoint();
         assertThat(image).contains("-XX:AOTCache=/opt/hami/hami.aot");
         var command = new ArrayList<String>();
         for (String word : image.subList(0, image.indexOf("plugin"))) {
-            command.add(word.replace("/opt/hami/jre/bin/java", JAVA).replace("/opt/hami/hami.aot", aot.toString())
+            command.add(word.replace("/opt/hami/jre/bin/java", JAVA)
+                    .replace("/opt/hami/hami.aot", aot.toString())
                     .replace("/opt/hami/hami.jar", DIST.resolve("hami.jar").toString()));
         }
         command.addAll(1, List.of(extra));
@@ -65,7 +74,8 @@ class AotCacheTest {
     void theImageEntryPointUsesTheCacheItWasTrainedFor() throws Exception {
         Run r = run(entrypoint(cache, "-XX:AOTMode=on"));
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(r.output()).contains("Usage: hami")
+        assertThat(r.output())
+                .contains("Usage: hami")
                 .as("options that differ from the training's disable parts of the cache with an error line")
                 .doesNotContain("][error");
     }
@@ -75,7 +85,8 @@ class AotCacheTest {
         // With the cache, the plugin's and its libraries' classes come from it, not from the jars.
         Run r = run(entrypoint(cache, "-Xlog:class+load=info"));
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(r.output()).containsPattern("io\\.hami\\.cli\\.Main source: (shared objects file|.*aot)")
+        assertThat(r.output())
+                .containsPattern("io\\.hami\\.cli\\.Main source: (shared objects file|.*aot)")
                 .doesNotContain("io.hami.cli.Main source: file:");
     }
 
@@ -90,5 +101,4 @@ class AotCacheTest {
         // The check above can fail: with the mode that requires the cache, the same JVM refuses to start.
         assertThat(run(entrypoint(broken, "-XX:AOTMode=on")).exit()).isNotZero();
     }
-
 }

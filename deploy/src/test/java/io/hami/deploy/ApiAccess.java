@@ -34,8 +34,10 @@ record ApiAccess(String verb, String group, String resource, String namespace, S
      * @throws IllegalArgumentException for a path that is not a resource path (discovery, /version, ...)
      */
     static ApiAccess of(String method, URI uri) {
-        List<String> parts = Arrays.stream(uri.getRawPath().split("/")).filter(s -> !s.isEmpty())
-                .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+        List<String> parts = Arrays.stream(uri.getRawPath().split("/"))
+                .filter(s -> !s.isEmpty())
+                .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8))
+                .toList();
         String group;
         List<String> rest;
         if (parts.size() >= 3 && parts.get(0).equals("api")) {
@@ -60,7 +62,8 @@ record ApiAccess(String verb, String group, String resource, String namespace, S
         if (resource.equals("namespaces") && !namespace.isEmpty()) {
             throw new IllegalArgumentException("unexpected path: " + uri);
         }
-        boolean watch = uri.getRawQuery() != null && Arrays.asList(uri.getRawQuery().split("&")).contains("watch=true");
+        boolean watch = uri.getRawQuery() != null
+                && Arrays.asList(uri.getRawQuery().split("&")).contains("watch=true");
         String verb = switch (method.toUpperCase(Locale.ROOT)) {
             case "GET", "HEAD" -> watch ? "watch" : name.isEmpty() ? "list" : "get";
             case "POST" -> "create";

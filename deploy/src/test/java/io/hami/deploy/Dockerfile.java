@@ -17,14 +17,15 @@ record Dockerfile(Path path, List<Stage> stages) {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One instruction, its keyword upper-cased and its continuation lines joined. */
-    record Instruction(String keyword, String arguments) {
-    }
+    record Instruction(String keyword, String arguments) {}
 
     /** @param from the base image, build arguments substituted; {@code alias} empty when the stage has no name */
     record Stage(String from, String alias, List<Instruction> instructions) {
 
         List<Instruction> all(String keyword) {
-            return instructions.stream().filter(i -> i.keyword().equals(keyword)).toList();
+            return instructions.stream()
+                    .filter(i -> i.keyword().equals(keyword))
+                    .toList();
         }
     }
 
@@ -73,7 +74,9 @@ record Dockerfile(Path path, List<Stage> stages) {
     }
 
     Stage stage(String alias) {
-        return stages.stream().filter(s -> s.alias().equals(alias)).findFirst()
+        return stages.stream()
+                .filter(s -> s.alias().equals(alias))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(path + " has no stage " + alias));
     }
 

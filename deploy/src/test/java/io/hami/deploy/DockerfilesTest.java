@@ -35,8 +35,11 @@ class DockerfilesTest {
         for (String kind : List.of("Deployment", "DaemonSet", "Job")) {
             for (JsonNode workload : MANIFESTS.ofKind(kind)) {
                 JsonNode spec = workload.path("spec").path("template").path("spec");
-                Stream.concat(spec.path("initContainers").valueStream(), spec.path("containers").valueStream())
-                        .filter(c -> c.path("image").asString().startsWith(OUR_IMAGES)).forEach(out::add);
+                Stream.concat(
+                                spec.path("initContainers").valueStream(),
+                                spec.path("containers").valueStream())
+                        .filter(c -> c.path("image").asString().startsWith(OUR_IMAGES))
+                        .forEach(out::add);
             }
         }
         return out;
@@ -49,7 +52,9 @@ class DockerfilesTest {
 
     private static List<Path> dockerfiles() throws IOException {
         try (var files = Files.list(DOCKER)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".Dockerfile")).sorted().toList();
+            return files.filter(f -> f.getFileName().toString().endsWith(".Dockerfile"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -73,11 +78,20 @@ class DockerfilesTest {
             String linked = linkedRuntime(file);
             var last = file.last();
             assertThat(last.alias()).isEmpty();
-            assertThat(last.from()).as(path + " final base").doesNotContain("jdk").doesNotContain("jre").doesNotContain("maven");
-            assertThat(last.all("RUN")).as(path + ": the final stage installs nothing").isEmpty();
+            assertThat(last.from())
+                    .as(path + " final base")
+                    .doesNotContain("jdk")
+                    .doesNotContain("jre")
+                    .doesNotContain("maven");
+            assertThat(last.all("RUN"))
+                    .as(path + ": the final stage installs nothing")
+                    .isEmpty();
             // The linked runtime lands at /opt/hami/jre: copied alone, or with the distribution it was trained on.
-            assertThat(last.all("COPY")).as(path.toString()).anyMatch(c -> c.arguments().equals("--from=runtime " + linked + " /opt/hami/jre")
-                    || linked.equals("/opt/hami/jre") && c.arguments().equals("--from=runtime /opt/hami /opt/hami"));
+            assertThat(last.all("COPY"))
+                    .as(path.toString())
+                    .anyMatch(c -> c.arguments().equals("--from=runtime " + linked + " /opt/hami/jre")
+                            || linked.equals("/opt/hami/jre")
+                                    && c.arguments().equals("--from=runtime /opt/hami /opt/hami"));
             List<String> entrypoint = file.entrypoint();
             assertThat(entrypoint.getFirst()).isEqualTo("/opt/hami/jre/bin/java");
             assertThat(entrypoint).containsSubsequence("-jar", "/opt/hami/hami.jar");
@@ -86,7 +100,9 @@ class DockerfilesTest {
 
     /** Where the build stage's {@code jlink-runtime.sh DIST OUT} links the runtime. */
     private static String linkedRuntime(Dockerfile file) {
-        var runs = file.stage("runtime").all("RUN").stream().filter(r -> r.arguments().startsWith("jlink-runtime.sh ")).toList();
+        var runs = file.stage("runtime").all("RUN").stream()
+                .filter(r -> r.arguments().startsWith("jlink-runtime.sh "))
+                .toList();
         assertThat(runs).as(file.path() + " links with jlink-runtime.sh").hasSize(1);
         return runs.getFirst().arguments().split("\\s+")[2];
     }
@@ -98,25 +114,40 @@ class DockerfilesTest {
             var file = Dockerfile.read(path);
             List<String> entrypoint = file.entrypoint();
             List<String> jvm = entrypoint.subList(1, entrypoint.indexOf("-jar"));
-            assertThat(jvm).as(path + ": the heap is the manifests' (JDK_JAVA_OPTIONS), not the image's")
-                    .noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:MaxRAMPercentage") || o.startsWith("-XX:MaxRAM="));
+            assertThat(jvm)
+                    .as(path + ": the heap is the manifests' (JDK_JAVA_OPTIONS), not the image's")
+                    .noneMatch(o -> o.startsWith("-Xmx")
+                            || o.startsWith("-XX:MaxRAMPercentage")
+                            || o.startsWith("-XX:MaxRAM="));
             if (!subcommand(entrypoint).equals("plugin")) {
                 continue;
             }
             plugins++;
             assertThat(jvm).as(path.toString()).contains("-XX:+UseSerialGC", "-XX:AOTCache=/opt/hami/hami.aot");
-            List<String> runs = file.stage("runtime").all("RUN").stream().map(Dockerfile.Instruction::arguments).toList();
+            List<String> runs = file.stage("runtime").all("RUN").stream()
+                    .map(Dockerfile.Instruction::arguments)
+                    .toList();
             // Trained by the runtime the image ships, on the distribution at the paths it runs from, after linking.
             assertThat(linkedRuntime(file)).isEqualTo("/opt/hami/jre");
             // Each image trains on its own plugin's start: the backend its entry point runs.
             String backend = entrypoint.get(entrypoint.indexOf("--backend") + 1);
-            assertThat(runs).as(path.toString()).containsSubsequence("jlink-runtime.sh /opt/hami /opt/hami/jre",
-                    "aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot --backend " + backend);
-            var copies = file.stage("runtime").all("COPY").stream().map(Dockerfile.Instruction::arguments).toList();
-            assertThat(copies).as(path.toString()).contains("cli/target/hami.jar /opt/hami/hami.jar", "cli/target/lib/ /opt/hami/lib/")
+            assertThat(runs)
+                    .as(path.toString())
+                    .containsSubsequence(
+                            "jlink-runtime.sh /opt/hami /opt/hami/jre",
+                            "aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot --backend " + backend);
+            var copies = file.stage("runtime").all("COPY").stream()
+                    .map(Dockerfile.Instruction::arguments)
+                    .toList();
+            assertThat(copies)
+                    .as(path.toString())
+                    .contains("cli/target/hami.jar /opt/hami/hami.jar", "cli/target/lib/ /opt/hami/lib/")
                     .anyMatch(c -> c.contains("deploy/docker/aot-cache.sh"));
-            var finalCopies = file.last().all("COPY").stream().map(Dockerfile.Instruction::arguments).toList();
-            assertThat(finalCopies).as(path + ": the jars come with the cache, from the stage that trained it")
+            var finalCopies = file.last().all("COPY").stream()
+                    .map(Dockerfile.Instruction::arguments)
+                    .toList();
+            assertThat(finalCopies)
+                    .as(path + ": the jars come with the cache, from the stage that trained it")
                     .contains("--from=runtime /opt/hami /opt/hami")
                     .noneMatch(c -> c.startsWith("cli/target/"));
         }
@@ -133,8 +164,9 @@ class DockerfilesTest {
                     }
                     String[] words = copy.arguments().split("\\s+");
                     for (String source : List.of(words).subList(0, words.length - 1)) {
-                        assertThat(REPOSITORY.resolve(source)).as(path + ": COPY " + source
-                                + " (cli/target is built by ./mvnw -pl cli -am package)").exists();
+                        assertThat(REPOSITORY.resolve(source))
+                                .as(path + ": COPY " + source + " (cli/target is built by ./mvnw -pl cli -am package)")
+                                .exists();
                     }
                 }
             }
@@ -150,20 +182,27 @@ class DockerfilesTest {
     private static List<JsonNode> containersRunning(String subcommand) {
         return ourContainers().stream()
                 .filter(c -> c.path("command").isEmpty())
-                .filter(c -> subcommand(Dockerfile.read(dockerfileOf(c.path("image").asString())).entrypoint()).equals(subcommand))
+                .filter(c -> subcommand(
+                                Dockerfile.read(dockerfileOf(c.path("image").asString()))
+                                        .entrypoint())
+                        .equals(subcommand))
                 .toList();
     }
 
     private static void assertValidCommandLines(List<JsonNode> containers) {
         assertThat(containers).isNotEmpty();
         for (JsonNode c : containers) {
-            List<String> entrypoint = Dockerfile.read(dockerfileOf(c.path("image").asString())).entrypoint();
-            var line = new ArrayList<>(entrypoint.subList(entrypoint.indexOf("/opt/hami/hami.jar") + 1, entrypoint.size()));
+            List<String> entrypoint =
+                    Dockerfile.read(dockerfileOf(c.path("image").asString())).entrypoint();
+            var line = new ArrayList<>(
+                    entrypoint.subList(entrypoint.indexOf("/opt/hami/hami.jar") + 1, entrypoint.size()));
             c.path("args").valueStream().map(JsonNode::asString).forEach(line::add);
             var parsed = Main.commandLine().parseArgs(line.toArray(String[]::new));
             assertThat(parsed.subcommand()).as(String.join(" ", line)).isNotNull();
             assertThat(parsed.subcommand().commandSpec().name()).isEqualTo(subcommand(entrypoint));
-            assertThat(parsed.subcommand().unmatched()).as(String.join(" ", line)).isEmpty();
+            assertThat(parsed.subcommand().unmatched())
+                    .as(String.join(" ", line))
+                    .isEmpty();
         }
     }
 
@@ -174,14 +213,15 @@ class DockerfilesTest {
 
     @Test
     void thePluginEntryPointsWithTheManifestsArgumentsAreValidHamiCommandLines() {
-        assumeTrue(Main.commandLine().getSubcommands().containsKey("plugin"),
+        assumeTrue(
+                Main.commandLine().getSubcommands().containsKey("plugin"),
                 "hami plugin is not registered in the command line yet: the device plugin images cannot be checked");
         assertValidCommandLines(containersRunning("plugin"));
     }
 
     @Test
     void unknownArgumentsAreRejectedByTheSameCheck() {
-        assertThatThrownBy(() ->
-                Main.commandLine().parseArgs("scheduler", "--no-such-flag=1")).isInstanceOf(CommandLine.ParameterException.class);
+        assertThatThrownBy(() -> Main.commandLine().parseArgs("scheduler", "--no-such-flag=1"))
+                .isInstanceOf(CommandLine.ParameterException.class);
     }
 }

@@ -18,12 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 class InstallHamiCoreTest {
     private static final Path SCRIPT = DockerfilesTest.DOCKER.resolve("install-hami-core.sh");
 
-    private record Result(int exitCode, String output) {
-    }
+    private record Result(int exitCode, String output) {}
 
     private static Result install(Path source, Path host) throws Exception {
         Process p = new ProcessBuilder("sh", SCRIPT.toString(), source.toString(), host.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         return new Result(p.exitValue(), output);
@@ -46,7 +46,8 @@ class InstallHamiCoreTest {
         // The plugin mounts this file at /etc/ld.so.preload and libvgpu.so at /usr/local/vgpu/libvgpu.so.
         assertThat(Files.readString(host.resolve("ld.so.preload"))).isEqualTo("/usr/local/vgpu/libvgpu.so\n");
         try (var files = Files.list(host)) {
-            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("libvgpu.so", "ld.so.preload");
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactlyInAnyOrder("libvgpu.so", "ld.so.preload");
         }
     }
 
@@ -71,7 +72,9 @@ class InstallHamiCoreTest {
         assertThat(changed.output()).contains("installed " + host.resolve("libvgpu.so"));
         assertThat(Files.readString(host.resolve("libvgpu.so"))).isEqualTo("core v2");
         assertThat(inode(host.resolve("libvgpu.so"))).isNotEqualTo(first);
-        assertThat(Files.readString(mappedByAContainer)).as("the old file is untouched").isEqualTo("core v1");
+        assertThat(Files.readString(mappedByAContainer))
+                .as("the old file is untouched")
+                .isEqualTo("core v1");
     }
 
     @Test

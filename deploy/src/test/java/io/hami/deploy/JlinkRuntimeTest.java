@@ -13,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,15 +32,22 @@ class JlinkRuntimeTest {
 
     @TempDir
     static Path dir;
+
     private static Path java;
 
     @BeforeAll
     static void link() throws Exception {
-        assertThat(DIST.resolve("hami.jar")).as("the distribution, built by ./mvnw -pl cli -am package").exists();
+        assertThat(DIST.resolve("hami.jar"))
+                .as("the distribution, built by ./mvnw -pl cli -am package")
+                .exists();
         Path runtime = dir.resolve("jre");
         String path = Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH");
-        var process = new ProcessBuilder("sh", DockerfilesTest.DOCKER.resolve("jlink-runtime.sh").toString(),
-                DIST.toString(), runtime.toString()).redirectErrorStream(true);
+        var process = new ProcessBuilder(
+                        "sh",
+                        DockerfilesTest.DOCKER.resolve("jlink-runtime.sh").toString(),
+                        DIST.toString(),
+                        runtime.toString())
+                .redirectErrorStream(true);
         process.environment().put("PATH", path);
         Process p = process.start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -55,7 +61,8 @@ class JlinkRuntimeTest {
     /** The scheduler image's ENTRYPOINT with the image's paths replaced by this machine's. */
     private static List<String> entrypoint() {
         var command = new ArrayList<String>();
-        for (String word : Dockerfile.read(DockerfilesTest.DOCKER.resolve("scheduler.Dockerfile")).entrypoint()) {
+        for (String word : Dockerfile.read(DockerfilesTest.DOCKER.resolve("scheduler.Dockerfile"))
+                .entrypoint()) {
             command.add(word.replace("/opt/hami/jre/bin/java", java.toString())
                     .replace("/opt/hami/hami.jar", DIST.resolve("hami.jar").toString()));
         }
@@ -70,21 +77,39 @@ class JlinkRuntimeTest {
 
     @Test
     void theSchedulerImageEntryPointServesItsEndpoints() throws Exception {
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient client = server.newClient()) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-1").endMetadata().build()).create();
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubernetesClient client = server.newClient()) {
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("node-1")
+                            .endMetadata()
+                            .build())
+                    .create();
             Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
             int http = freePort();
             int metrics = freePort();
             var command = entrypoint();
-            command.addAll(List.of("--kubeconfig", kubeconfig.toString(), "--http-bind", "127.0.0.1:" + http,
-                    "--metrics-bind-address", "127.0.0.1:" + metrics));
+            command.addAll(List.of(
+                    "--kubeconfig",
+                    kubeconfig.toString(),
+                    "--http-bind",
+                    "127.0.0.1:" + http,
+                    "--metrics-bind-address",
+                    "127.0.0.1:" + metrics));
             Path log = dir.resolve("scheduler.log");
-            Process scheduler = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process scheduler = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             try (var client2 = HttpClient.newHttpClient()) {
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(500))
                         .failFast("the scheduler exited: " + log, () -> !scheduler.isAlive())
                         .until(() -> status(client2, "http://127.0.0.1:" + http + "/readyz") == 200);
-                var scrape = client2.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics + "/metrics")).build(),
+                var scrape = client2.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics + "/metrics"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(scrape.body()).contains("hami_build_info");
             } finally {
@@ -96,8 +121,15 @@ class JlinkRuntimeTest {
 
     @Test
     void inspectRunsOnTheRuntime() throws Exception {
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient client = server.newClient()) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-1").endMetadata().build()).create();
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubernetesClient client = server.newClient()) {
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("node-1")
+                            .endMetadata()
+                            .build())
+                    .create();
             Path kubeconfig = server.writeKubeconfig(dir.resolve("inspect-kubeconfig"));
             var command = new ArrayList<>(entrypoint().subList(0, entrypoint().indexOf("scheduler")));
             command.addAll(List.of("inspect", "nodes", "--kubeconfig", kubeconfig.toString(), "-o", "json"));
@@ -112,7 +144,8 @@ class JlinkRuntimeTest {
 
     private static int status(HttpClient client, String url) {
         try {
-            return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (IOException e) {
             return -1;
         } catch (InterruptedException e) {

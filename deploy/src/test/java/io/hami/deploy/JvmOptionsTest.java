@@ -23,30 +23,39 @@ import tools.jackson.databind.JsonNode;
 class JvmOptionsTest {
     /** Metaspace, code cache, thread stacks, GC structures and direct buffers of one hami process, at most. */
     private static final long NON_HEAP = 256L << 20;
+
     private static final Pattern FLAG = Pattern.compile("^\\s*\\S+\\s+(\\w+)\\s+=\\s+(\\S+)", Pattern.MULTILINE);
 
-    private record Container(String workload, String image, List<String> options, long limit) {
-    }
+    private record Container(String workload, String image, List<String> options, long limit) {}
 
     private static List<Container> javaContainers() {
         var out = new ArrayList<Container>();
         Manifests manifests = Manifests.load();
         for (String kind : List.of("Deployment", "DaemonSet")) {
             for (JsonNode workload : manifests.ofKind(kind)) {
-                for (JsonNode c : workload.path("spec").path("template").path("spec").path("containers")) {
+                for (JsonNode c :
+                        workload.path("spec").path("template").path("spec").path("containers")) {
                     String image = c.path("image").asString();
                     if (!image.startsWith("hami-java/") || !c.path("command").isEmpty()) {
                         continue;
                     }
-                    List<String> entrypoint = Dockerfile.read(DockerfilesTest.dockerfileOf(image)).entrypoint();
+                    List<String> entrypoint =
+                            Dockerfile.read(DockerfilesTest.dockerfileOf(image)).entrypoint();
                     var options = new ArrayList<>(entrypoint.subList(1, entrypoint.indexOf("-jar")));
                     for (JsonNode env : c.path("env")) {
                         if (env.path("name").asString().equals("JDK_JAVA_OPTIONS")) {
-                            options.addAll(List.of(env.path("value").asString().strip().split("\\s+")));
+                            options.addAll(
+                                    List.of(env.path("value").asString().strip().split("\\s+")));
                         }
                     }
-                    out.add(new Container(Manifests.describe(workload), image, options,
-                            bytes(c.path("resources").path("limits").path("memory").asString())));
+                    out.add(new Container(
+                            Manifests.describe(workload),
+                            image,
+                            options,
+                            bytes(c.path("resources")
+                                    .path("limits")
+                                    .path("memory")
+                                    .asString())));
                 }
             }
         }
@@ -63,7 +72,8 @@ class JvmOptionsTest {
     }
 
     /** The final flags of this machine's JVM with {@code options} in a container of {@code limit} bytes. */
-    private static Map<String, String> finalFlags(List<String> options, long limit) throws IOException, InterruptedException {
+    private static Map<String, String> finalFlags(List<String> options, long limit)
+            throws IOException, InterruptedException {
         var command = new ArrayList<String>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-XX:MaxRAM=" + limit);
@@ -85,19 +95,28 @@ class JvmOptionsTest {
     @Test
     void everyHamiContainerSetsItsHeapAndItFitsTheMemoryLimitWithRoomForTheRest() throws Exception {
         List<Container> containers = javaContainers();
-        assertThat(containers).extracting(Container::image).contains("hami-java/scheduler:0.1.0",
-                "hami-java/device-plugin-nvidia:0.1.0", "hami-java/device-plugin-hygon:0.1.0");
+        assertThat(containers)
+                .extracting(Container::image)
+                .contains(
+                        "hami-java/scheduler:0.1.0",
+                        "hami-java/device-plugin-nvidia:0.1.0",
+                        "hami-java/device-plugin-hygon:0.1.0");
         for (Container c : containers) {
-            assertThat(c.options()).as(c.workload() + ": the heap is set next to the limit").anyMatch(o -> o.startsWith("-Xmx"));
+            assertThat(c.options())
+                    .as(c.workload() + ": the heap is set next to the limit")
+                    .anyMatch(o -> o.startsWith("-Xmx"));
             Map<String, String> flags = finalFlags(c.options(), c.limit());
             long heap = Long.parseLong(flags.get("MaxHeapSize"));
-            assertThat(heap + NON_HEAP).as(c.workload() + ": heap " + (heap >> 20) + " MiB + 256 MiB within the limit")
+            assertThat(heap + NON_HEAP)
+                    .as(c.workload() + ": heap " + (heap >> 20) + " MiB + 256 MiB within the limit")
                     .isLessThanOrEqualTo(c.limit());
             assertThat(heap).as(c.workload() + ": a heap of at least 96 MiB").isGreaterThanOrEqualTo(96L << 20);
             boolean plugin = c.image().contains("/device-plugin-");
             // Plugins: one GC thread and the smallest footprint. The scheduler: short pauses at a large index (a
             // 1 GiB container would otherwise get SerialGC from the JVM's ergonomics).
-            assertThat(flags.get(plugin ? "UseSerialGC" : "UseG1GC")).as(c.workload()).isEqualTo("true");
+            assertThat(flags.get(plugin ? "UseSerialGC" : "UseG1GC"))
+                    .as(c.workload())
+                    .isEqualTo("true");
         }
     }
 

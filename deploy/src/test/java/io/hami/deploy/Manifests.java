@@ -16,6 +16,7 @@ final class Manifests {
     static final YAMLMapper YAML = YAMLMapper.builder().build();
     /** The deploy module's directory: Maven runs the tests there. */
     static final Path MODULE = Path.of("").toAbsolutePath();
+
     static final Path KUSTOMIZATION_DIR = MODULE.resolve("kubernetes");
     static final String COMPONENT_LABEL = "app.kubernetes.io/component";
 
@@ -54,12 +55,15 @@ final class Manifests {
     }
 
     List<ObjectNode> ofKind(String kind) {
-        return objects.stream().filter(o -> o.path("kind").asString().equals(kind)).toList();
+        return objects.stream()
+                .filter(o -> o.path("kind").asString().equals(kind))
+                .toList();
     }
 
     /** The object of {@code kind} named {@code name}. */
     ObjectNode get(String kind, String name) {
-        return find(kind, name).orElseThrow(() -> new AssertionError("no " + kind + " " + name + " in deploy/kubernetes"));
+        return find(kind, name)
+                .orElseThrow(() -> new AssertionError("no " + kind + " " + name + " in deploy/kubernetes"));
     }
 
     Optional<ObjectNode> find(String kind, String name) {

@@ -28,8 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
 class ManifestsApplyTest {
     private static final Path KUBECTL = Path.of("/usr/bin/kubectl");
 
-    private record Result(int exitCode, String output) {
-    }
+    private record Result(int exitCode, String output) {}
 
     private static List<ObjectNode> built;
 
@@ -41,10 +40,12 @@ class ManifestsApplyTest {
         built = Manifests.parseAll(result.output());
     }
 
-    private static Result kubectl(Path kubeconfig, Path cache, String... args) throws IOException, InterruptedException {
+    private static Result kubectl(Path kubeconfig, Path cache, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(KUBECTL.toString()));
         if (kubeconfig != null) {
-            command.addAll(List.of("--kubeconfig", kubeconfig.toString(), "--cache-dir", cache.toString(), "--request-timeout=20s"));
+            command.addAll(List.of(
+                    "--kubeconfig", kubeconfig.toString(), "--cache-dir", cache.toString(), "--request-timeout=20s"));
         }
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -59,7 +60,10 @@ class ManifestsApplyTest {
 
     @Test
     void kustomizeBuildsEveryObjectOfTheListedFiles() {
-        var fromFiles = Manifests.load().all().stream().map(Manifests::describe).sorted().toList();
+        var fromFiles = Manifests.load().all().stream()
+                .map(Manifests::describe)
+                .sorted()
+                .toList();
         assertThat(built.stream().map(Manifests::describe).sorted().toList()).isEqualTo(fromFiles);
     }
 
@@ -69,17 +73,21 @@ class ManifestsApplyTest {
             for (ObjectNode doc : built) {
                 HasMetadata typed = client.getKubernetesSerialization().unmarshal(doc.toString());
                 assertThat(typed).as(Manifests.describe(doc)).isNotInstanceOf(GenericKubernetesResource.class);
-                assertThat(UnknownFields.in(typed)).as("fields Kubernetes does not define in " + Manifests.describe(doc)).isEmpty();
+                assertThat(UnknownFields.in(typed))
+                        .as("fields Kubernetes does not define in " + Manifests.describe(doc))
+                        .isEmpty();
             }
         }
     }
 
     @Test
     void kubectlAppliesEveryObjectAndTheServerStoresItAsWritten(@TempDir Path dir) throws Exception {
-        Path manifest = Files.writeString(dir.resolve("hami.yaml"),
-                kubectl(null, null, "kustomize", Manifests.KUSTOMIZATION_DIR.toString()).output());
+        Path manifest = Files.writeString(
+                dir.resolve("hami.yaml"),
+                kubectl(null, null, "kustomize", Manifests.KUSTOMIZATION_DIR.toString())
+                        .output());
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
-             KubernetesClient client = server.newClient()) {
+                KubernetesClient client = server.newClient()) {
             Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), """
                     apiVersion: v1
                     kind: Config
@@ -92,26 +100,40 @@ class ManifestsApplyTest {
 
             Result applied = kubectl(kubeconfig, cache, "apply", "--validate=false", "-f", manifest.toString());
             assertThat(applied.exitCode()).as(applied.output()).isZero();
-            assertThat(applied.output().lines().filter(l -> l.endsWith(" created")).count())
-                    .as(applied.output()).isEqualTo(built.size());
+            assertThat(applied.output()
+                            .lines()
+                            .filter(l -> l.endsWith(" created"))
+                            .count())
+                    .as(applied.output())
+                    .isEqualTo(built.size());
 
             for (ObjectNode doc : built) {
                 HasMetadata written = client.getKubernetesSerialization().unmarshal(doc.toString());
                 HasMetadata stored = client.resource(written).get();
                 assertThat(stored).as(Manifests.describe(doc) + " stored").isNotNull();
-                JsonNode storedJson = Manifests.YAML.readTree(client.getKubernetesSerialization().asJson(stored));
-                JsonNode writtenJson = Manifests.YAML.readTree(client.getKubernetesSerialization().asJson(written));
-                for (String field : List.of("kind", "apiVersion", "spec", "data", "rules", "roleRef", "subjects", "webhooks")) {
-                    assertThat(storedJson.path(field)).as(Manifests.describe(doc) + " " + field).isEqualTo(writtenJson.path(field));
+                JsonNode storedJson = Manifests.YAML.readTree(
+                        client.getKubernetesSerialization().asJson(stored));
+                JsonNode writtenJson = Manifests.YAML.readTree(
+                        client.getKubernetesSerialization().asJson(written));
+                for (String field :
+                        List.of("kind", "apiVersion", "spec", "data", "rules", "roleRef", "subjects", "webhooks")) {
+                    assertThat(storedJson.path(field))
+                            .as(Manifests.describe(doc) + " " + field)
+                            .isEqualTo(writtenJson.path(field));
                 }
-                assertThat(storedJson.path("metadata").path("labels")).as(Manifests.describe(doc) + " labels")
+                assertThat(storedJson.path("metadata").path("labels"))
+                        .as(Manifests.describe(doc) + " labels")
                         .isEqualTo(writtenJson.path("metadata").path("labels"));
             }
 
             Result again = kubectl(kubeconfig, cache, "apply", "--validate=false", "-f", manifest.toString());
             assertThat(again.exitCode()).as(again.output()).isZero();
-            assertThat(again.output().lines().filter(l -> l.endsWith(" unchanged")).count())
-                    .as("a second apply changes nothing:\n" + again.output()).isEqualTo(built.size());
+            assertThat(again.output()
+                            .lines()
+                            .filter(l -> l.endsWith(" unchanged"))
+                            .count())
+                    .as("a second apply changes nothing:\n" + again.output())
+                    .isEqualTo(built.size());
         }
     }
 }

@@ -3,7 +3,8 @@ package io.hami.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hami.cli.Main;
-import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.config.ConfigSection;
+import io.hami.protocol.spi.DeviceBackends;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Label;
@@ -68,13 +69,18 @@ class OperatorsDocTest {
             out.put("`hami plugin`", List.of(hami.getSubcommands().get("plugin")));
         }
         CommandLine inspect = hami.getSubcommands().get("inspect");
-        out.put("`hami inspect nodes` and `hami inspect pods`",
-                List.of(inspect.getSubcommands().get("nodes"), inspect.getSubcommands().get("pods")));
+        out.put(
+                "`hami inspect nodes` and `hami inspect pods`",
+                List.of(
+                        inspect.getSubcommands().get("nodes"),
+                        inspect.getSubcommands().get("pods")));
         return out;
     }
 
     private static List<OptionSpec> documentable(CommandLine command) {
-        return command.getCommandSpec().options().stream().filter(o -> !o.usageHelp() && !o.versionHelp()).toList();
+        return command.getCommandSpec().options().stream()
+                .filter(o -> !o.usageHelp() && !o.versionHelp())
+                .toList();
     }
 
     @Test
@@ -87,7 +93,9 @@ class OperatorsDocTest {
                     Optional<String> row = row(lines, name);
                     assertThat(row).as(heading + ": flag " + name).isPresent();
                     if (option.defaultValue() != null) {
-                        assertThat(row.get()).as(heading + ": default of " + name).contains("| `" + option.defaultValue() + "`");
+                        assertThat(row.get())
+                                .as(heading + ": default of " + name)
+                                .contains("| `" + option.defaultValue() + "`");
                     }
                 }
             }
@@ -110,22 +118,27 @@ class OperatorsDocTest {
 
     @Test
     void everyDeviceConfigKeyIsDocumentedWithItsDefault() throws Exception {
-        for (RecordComponent vendor : DeviceConfig.class.getRecordComponents()) {
-            List<String> lines = section("`" + vendor.getName() + "`");
-            Object defaults = vendor.getAccessor().invoke(DeviceConfig.DEFAULTS);
+        for (ConfigSection<?> vendor : DeviceBackends.configSections()) {
+            List<String> lines = section("`" + vendor.name() + "`");
+            Object defaults = vendor.defaults();
             var keys = new TreeSet<String>();
-            for (RecordComponent key : vendor.getType().getRecordComponents()) {
+            for (RecordComponent key : defaults.getClass().getRecordComponents()) {
                 keys.add(key.getName());
                 Object value = key.getAccessor().invoke(defaults);
                 String shown = value instanceof String text && text.isEmpty() ? "\"\"" : String.valueOf(value);
-                assertThat(row(lines, key.getName())).as(vendor.getName() + "." + key.getName()).isPresent();
-                assertThat(row(lines, key.getName()).get()).as("default of " + vendor.getName() + "." + key.getName())
+                assertThat(row(lines, key.getName()))
+                        .as(vendor.name() + "." + key.getName())
+                        .isPresent();
+                assertThat(row(lines, key.getName()).get())
+                        .as("default of " + vendor.name() + "." + key.getName())
                         .startsWith("| `" + key.getName() + "` | `" + shown + "` |");
             }
             for (String line : lines) {
                 Matcher m = ROW_KEY.matcher(line);
                 if (m.find()) {
-                    assertThat(keys).as(vendor.getName() + " documents " + m.group(1)).contains(m.group(1));
+                    assertThat(keys)
+                            .as(vendor.name() + " documents " + m.group(1))
+                            .contains(m.group(1));
                 }
             }
         }
@@ -160,7 +173,9 @@ class OperatorsDocTest {
     void everyDocumentedMetricExists() throws Exception {
         var names = new TreeSet<String>();
         SchedulerRun.get().metrics.forEach(m -> names.add(exposed(m)));
-        for (String heading : List.of("Device gauges (upstream HAMi's names and labels)", "Quota gauges (upstream HAMi's names and labels)",
+        for (String heading : List.of(
+                "Device gauges (upstream HAMi's names and labels)",
+                "Quota gauges (upstream HAMi's names and labels)",
                 "Scheduler operation")) {
             for (String line : section(heading)) {
                 Matcher m = ROW_KEY.matcher(line);

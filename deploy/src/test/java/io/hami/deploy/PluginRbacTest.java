@@ -55,8 +55,14 @@ import tools.jackson.databind.json.JsonMapper;
 class PluginRbacTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Path MOCKS = DockerfilesTest.REPOSITORY.resolve("hardware-mocks/target/native");
-    private static final Timings FAST = new Timings(Duration.ofMillis(300), Duration.ofMillis(100), Duration.ofMillis(100),
-            Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofMillis(200), Duration.ofMillis(200));
+    private static final Timings FAST = new Timings(
+            Duration.ofMillis(300),
+            Duration.ofMillis(100),
+            Duration.ofMillis(100),
+            Duration.ofMillis(50),
+            Duration.ofMillis(300),
+            Duration.ofMillis(200),
+            Duration.ofMillis(200));
     private static final Manifests MANIFESTS = Manifests.load();
 
     private static final RecordingClient RECORDER = new RecordingClient();
@@ -67,7 +73,9 @@ class PluginRbacTest {
     /** A private copy of one vendor's mock library with its example devices, as a node of its own. */
     private static Path mock(String vendor) throws IOException {
         Path built = MOCKS.resolve(vendor);
-        assertThat(built.resolve("devices.json")).as("mock libraries, built by ./mvnw -pl hardware-mocks install").exists();
+        assertThat(built.resolve("devices.json"))
+                .as("mock libraries, built by ./mvnw -pl hardware-mocks install")
+                .exists();
         Path dir = Files.createDirectories(root.resolve("mock-" + vendor));
         try (var files = Files.list(built)) {
             for (Path f : files.toList()) {
@@ -81,27 +89,49 @@ class PluginRbacTest {
 
     private static PluginApp.Settings settings(String backend, String node) throws IOException {
         Path nodeRoot = root.resolve(node);
-        return new PluginApp.Settings(backend, node, null, Files.createDirectories(nodeRoot.resolve("device-plugins")),
-                mock(backend), DeviceConfig.DEFAULTS, Sharing.NONE, HostPaths.under(nodeRoot), FAST);
+        return new PluginApp.Settings(
+                backend,
+                node,
+                null,
+                Files.createDirectories(nodeRoot.resolve("device-plugins")),
+                mock(backend),
+                DeviceConfig.DEFAULTS,
+                Sharing.NONE,
+                HostPaths.under(nodeRoot),
+                FAST);
     }
 
     @BeforeAll
     static void runThePlugins() throws Exception {
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient admin = server.newClient();
-             KubernetesClient recorded = RECORDER.connect(server)) {
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubernetesClient admin = server.newClient();
+                KubernetesClient recorded = RECORDER.connect(server)) {
             for (String node : List.of("gpu-1", "hcu-1")) {
-                admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
+                admin.nodes()
+                        .resource(new NodeBuilder()
+                                .withNewMetadata()
+                                .withName(node)
+                                .endMetadata()
+                                .build())
+                        .create();
             }
             PluginApp.Settings nvidiaSettings = settings("nvidia", "gpu-1");
             try (PluginApp nvidia = PluginApp.start(recorded, nvidiaSettings, Clock.systemUTC());
-                 PluginApp hcu = PluginApp.start(recorded, settings("hygon", "hcu-1"), Clock.systemUTC())) {
-                await().atMost(Duration.ofSeconds(20)).until(() -> annotation(admin, "gpu-1", "hami.io/node-nvidia-register") != null
-                        && annotation(admin, "hcu-1", "hami.io/node-hcu-register") != null);
+                    PluginApp hcu = PluginApp.start(recorded, settings("hygon", "hcu-1"), Clock.systemUTC())) {
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> annotation(admin, "gpu-1", "hami.io/node-nvidia-register") != null
+                                && annotation(admin, "hcu-1", "hami.io/node-hcu-register") != null);
                 // The scheduler asks the HCU plugin for a handshake; the plugin answers.
-                admin.nodes().withName("hcu-1").edit(n -> new NodeBuilder(n).editMetadata()
-                        .addToAnnotations("hami.io/node-handshake-hcu", "Requesting_2026-01-01 00:00:00").endMetadata().build());
-                await().atMost(Duration.ofSeconds(20)).until(() ->
-                        annotation(admin, "hcu-1", "hami.io/node-handshake-hcu").startsWith("Reported_"));
+                admin.nodes()
+                        .withName("hcu-1")
+                        .edit(n -> new NodeBuilder(n)
+                                .editMetadata()
+                                .addToAnnotations("hami.io/node-handshake-hcu", "Requesting_2026-01-01 00:00:00")
+                                .endMetadata()
+                                .build());
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> annotation(admin, "hcu-1", "hami.io/node-handshake-hcu")
+                                .startsWith("Reported_"));
                 allocateAPodTheSchedulerBound(admin, nvidia, nvidiaSettings.devicePluginDir());
             }
         }
@@ -110,40 +140,95 @@ class PluginRbacTest {
     /** The real scheduler binds a pod to gpu-1; the kubelet's Allocate call follows on the plugin's socket. */
     private static void allocateAPodTheSchedulerBound(KubernetesClient admin, PluginApp nvidia, Path devicePluginDir)
             throws Exception {
-        admin.nodes().withName("gpu-1").edit(n -> new NodeBuilder(n).editStatus()
-                .addToAllocatable("nvidia.com/gpu", new Quantity("20")).endStatus().build());
-        var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, "hami-scheduler",
-                SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5), DeviceConfig.DEFAULTS, new LeaderMode.Always(),
-                Duration.ofHours(1), null, "test");
+        admin.nodes()
+                .withName("gpu-1")
+                .edit(n -> new NodeBuilder(n)
+                        .editStatus()
+                        .addToAllocatable("nvidia.com/gpu", new Quantity("20"))
+                        .endStatus()
+                        .build());
+        var settings = new SchedulerApp.Settings(
+                new SchedulerApp.Settings.Http(new InetSocketAddress("127.0.0.1", 0)),
+                new SchedulerApp.Settings.Scheduling(
+                        "hami-scheduler",
+                        SchedulingPolicy.UPSTREAM_DEFAULTS,
+                        Duration.ofMinutes(5),
+                        DeviceConfig.DEFAULTS),
+                new SchedulerApp.Settings.Replica(new LeaderMode.Always(), Duration.ofHours(1)),
+                new SchedulerApp.Settings.Metrics(null, "test"));
         try (SchedulerApp scheduler = SchedulerApp.start(admin, settings, new PrometheusRegistry(), Clock.systemUTC());
-             UnixSockets sockets = new UnixSockets(); var http = HttpClient.newHttpClient()) {
-            await().atMost(Duration.ofSeconds(20)).until(() -> scheduler.index().nodeNames().contains("gpu-1"));
-            Pod pod = admin.pods().inNamespace("team-a").resource(new PodBuilder().withNewMetadata().withName("train")
-                    .withNamespace("team-a").endMetadata().withNewSpec().withSchedulerName("hami-scheduler")
-                    .withContainers(new ContainerBuilder().withName("main").withImage("cuda").withNewResources()
-                            .withLimits(Map.of("nvidia.com/gpu", new Quantity("1"), "nvidia.com/gpumem", new Quantity("4000")))
-                            .endResources().build()).endSpec().build()).create();
-            var bind = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + scheduler.address().getPort() + "/bind"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"PodName\":\"train\",\"PodNamespace\":\"team-a\",\"PodUID\":\""
-                            + pod.getMetadata().getUid() + "\",\"Node\":\"gpu-1\"}")).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(JSON.readTree(bind.body()).path("Error").asString()).as(bind.body()).isEmpty();
+                UnixSockets sockets = new UnixSockets();
+                var http = HttpClient.newHttpClient()) {
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> scheduler.index().nodeNames().contains("gpu-1"));
+            Pod pod = admin.pods()
+                    .inNamespace("team-a")
+                    .resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withName("train")
+                            .withNamespace("team-a")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withSchedulerName("hami-scheduler")
+                            .withContainers(new ContainerBuilder()
+                                    .withName("main")
+                                    .withImage("cuda")
+                                    .withNewResources()
+                                    .withLimits(Map.of(
+                                            "nvidia.com/gpu",
+                                            new Quantity("1"),
+                                            "nvidia.com/gpumem",
+                                            new Quantity("4000")))
+                                    .endResources()
+                                    .build())
+                            .endSpec()
+                            .build())
+                    .create();
+            var bind = http.send(
+                    HttpRequest.newBuilder(URI.create(
+                                    "http://127.0.0.1:" + scheduler.address().getPort() + "/bind"))
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"PodName\":\"train\",\"PodNamespace\":\"team-a\",\"PodUID\":\""
+                                            + pod.getMetadata().getUid() + "\",\"Node\":\"gpu-1\"}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(JSON.readTree(bind.body()).path("Error").asString())
+                    .as(bind.body())
+                    .isEmpty();
 
-            String gpu = admin.pods().inNamespace("team-a").withName("train").get().getMetadata().getAnnotations()
-                    .get("hami.io/vgpu-devices-allocated").split(",")[0];
+            String gpu = admin.pods()
+                    .inNamespace("team-a")
+                    .withName("train")
+                    .get()
+                    .getMetadata()
+                    .getAnnotations()
+                    .get("hami.io/vgpu-devices-allocated")
+                    .split(",")[0];
             var resource = nvidia.vendor().resources().getFirst();
             var channel = sockets.channel(devicePluginDir.resolve(resource.socketName()));
             try {
-                DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS).allocate(AllocateRequest.newBuilder()
-                        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(gpu + "-0")).build());
+                DevicePluginGrpc.newBlockingStub(channel)
+                        .withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .allocate(AllocateRequest.newBuilder()
+                                .addContainerRequests(
+                                        ContainerAllocateRequest.newBuilder().addDevicesIds(gpu + "-0"))
+                                .build());
             } finally {
                 channel.shutdownNow();
             }
-            assertThat(admin.pods().inNamespace("team-a").withName("train").get().getMetadata().getAnnotations())
+            assertThat(admin.pods()
+                            .inNamespace("team-a")
+                            .withName("train")
+                            .get()
+                            .getMetadata()
+                            .getAnnotations())
                     .containsEntry("hami.io/bind-phase", "success");
-            assertThat(annotation(admin, "gpu-1", "hami.io/mutex.lock")).as("released").isNull();
+            assertThat(annotation(admin, "gpu-1", "hami.io/mutex.lock"))
+                    .as("released")
+                    .isNull();
 
-            refuseAnAllocateThatCannotBeAttributed(admin, scheduler, http, devicePluginDir.resolve(resource.socketName()),
-                    sockets, gpu);
+            refuseAnAllocateThatCannotBeAttributed(
+                    admin, scheduler, http, devicePluginDir.resolve(resource.socketName()), sockets, gpu);
         }
     }
 
@@ -151,38 +236,87 @@ class PluginRbacTest {
      * A second pod is bound by the scheduler while a pod without a decision asks for the same resource on the node:
      * the plugin refuses the Allocate and writes a Warning event on both pods.
      */
-    private static void refuseAnAllocateThatCannotBeAttributed(KubernetesClient admin, SchedulerApp scheduler,
-                                                               HttpClient http, Path socket, UnixSockets sockets,
-                                                               String gpu) throws Exception {
-        admin.pods().inNamespace("team-a").resource(new PodBuilder().withNewMetadata().withName("no-decision")
-                .withNamespace("team-a").endMetadata().withNewSpec().withNodeName("gpu-1")
-                .withContainers(new ContainerBuilder().withName("main").withImage("cuda").withNewResources()
-                        .withLimits(Map.of("nvidia.com/gpu", new Quantity("1"))).endResources().build()).endSpec()
-                .withNewStatus().withPhase("Pending").endStatus().build()).create();
-        Pod second = admin.pods().inNamespace("team-a").resource(new PodBuilder().withNewMetadata().withName("train-2")
-                .withNamespace("team-a").endMetadata().withNewSpec().withSchedulerName("hami-scheduler")
-                .withContainers(new ContainerBuilder().withName("main").withImage("cuda").withNewResources()
-                        .withLimits(Map.of("nvidia.com/gpu", new Quantity("1"), "nvidia.com/gpumem", new Quantity("4000")))
-                        .endResources().build()).endSpec().build()).create();
-        var bind = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + scheduler.address().getPort() + "/bind"))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"PodName\":\"train-2\",\"PodNamespace\":\"team-a\",\"PodUID\":\""
-                        + second.getMetadata().getUid() + "\",\"Node\":\"gpu-1\"}")).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(JSON.readTree(bind.body()).path("Error").asString()).as(bind.body()).isEmpty();
+    private static void refuseAnAllocateThatCannotBeAttributed(
+            KubernetesClient admin,
+            SchedulerApp scheduler,
+            HttpClient http,
+            Path socket,
+            UnixSockets sockets,
+            String gpu)
+            throws Exception {
+        admin.pods()
+                .inNamespace("team-a")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("no-decision")
+                        .withNamespace("team-a")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-1")
+                        .withContainers(new ContainerBuilder()
+                                .withName("main")
+                                .withImage("cuda")
+                                .withNewResources()
+                                .withLimits(Map.of("nvidia.com/gpu", new Quantity("1")))
+                                .endResources()
+                                .build())
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Pending")
+                        .endStatus()
+                        .build())
+                .create();
+        Pod second = admin.pods()
+                .inNamespace("team-a")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("train-2")
+                        .withNamespace("team-a")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withSchedulerName("hami-scheduler")
+                        .withContainers(new ContainerBuilder()
+                                .withName("main")
+                                .withImage("cuda")
+                                .withNewResources()
+                                .withLimits(Map.of(
+                                        "nvidia.com/gpu", new Quantity("1"), "nvidia.com/gpumem", new Quantity("4000")))
+                                .endResources()
+                                .build())
+                        .endSpec()
+                        .build())
+                .create();
+        var bind = http.send(
+                HttpRequest.newBuilder(URI.create(
+                                "http://127.0.0.1:" + scheduler.address().getPort() + "/bind"))
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"PodName\":\"train-2\",\"PodNamespace\":\"team-a\",\"PodUID\":\""
+                                        + second.getMetadata().getUid() + "\",\"Node\":\"gpu-1\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(JSON.readTree(bind.body()).path("Error").asString())
+                .as(bind.body())
+                .isEmpty();
         var channel = sockets.channel(socket);
         try {
             var stub = DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
             var request = AllocateRequest.newBuilder()
-                    .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(gpu + "-1")).build();
+                    .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(gpu + "-1"))
+                    .build();
             assertThatThrownBy(() -> stub.allocate(request)).hasMessageContaining("without a decision");
         } finally {
             channel.shutdownNow();
         }
-        await().atMost(Duration.ofSeconds(20)).until(() -> admin.v1().events().inNamespace("team-a").list().getItems()
-                .stream().filter(e -> "AllocationAmbiguous".equals(e.getReason())).count() == 2);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> admin.v1().events().inNamespace("team-a").list().getItems().stream()
+                                .filter(e -> "AllocationAmbiguous".equals(e.getReason()))
+                                .count()
+                        == 2);
     }
 
     private static String annotation(KubernetesClient client, String node, String key) {
-        Map<String, String> a = client.nodes().withName(node).get().getMetadata().getAnnotations();
+        Map<String, String> a =
+                client.nodes().withName(node).get().getMetadata().getAnnotations();
         return a == null ? null : a.get(key);
     }
 
@@ -190,7 +324,11 @@ class PluginRbacTest {
         var serviceAccounts = new ArrayList<String>();
         String namespace = null;
         for (JsonNode ds : MANIFESTS.ofKind("DaemonSet")) {
-            serviceAccounts.add(ds.path("spec").path("template").path("spec").path("serviceAccountName").asString());
+            serviceAccounts.add(ds.path("spec")
+                    .path("template")
+                    .path("spec")
+                    .path("serviceAccountName")
+                    .asString());
             namespace = Manifests.namespace(ds);
         }
         assertThat(serviceAccounts).hasSize(4).containsOnly(serviceAccounts.getFirst());
@@ -200,12 +338,16 @@ class PluginRbacTest {
     @Test
     void everyCallThePluginsMakeIsAllowed() {
         assertThat(RECORDER.accesses()).as("recorded calls").isNotEmpty();
-        assertThat(Rbac.denied(grants(), RECORDER.accesses())).as("calls the plugins' roles do not allow").isEmpty();
+        assertThat(Rbac.denied(grants(), RECORDER.accesses()))
+                .as("calls the plugins' roles do not allow")
+                .isEmpty();
     }
 
     @Test
     void everyPermissionOfThePluginsIsUsed() {
-        assertThat(Rbac.unused(grants(), RECORDER.accesses())).as("permissions no recorded call used").isEmpty();
+        assertThat(Rbac.unused(grants(), RECORDER.accesses()))
+                .as("permissions no recorded call used")
+                .isEmpty();
     }
 
     @Test

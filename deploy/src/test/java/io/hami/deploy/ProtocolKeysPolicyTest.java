@@ -49,13 +49,19 @@ class ProtocolKeysPolicyTest {
     private static boolean covered(String key) {
         String expression = variable("protocolKeys");
         List<String> prefixes = all(PREFIX, expression);
-        List<String> listed = all(LITERAL, expression).stream().filter(l -> !prefixes.contains(l)).toList();
+        List<String> listed = all(LITERAL, expression).stream()
+                .filter(l -> !prefixes.contains(l))
+                .toList();
         return listed.contains(key) || prefixes.stream().anyMatch(key::startsWith);
     }
 
     private static Set<String> keysTheCodeWritesOnPods() {
-        var keys = new TreeSet<>(List.of(ProtocolKeys.VGPU_NODE, ProtocolKeys.VGPU_TIME, ProtocolKeys.BIND_TIME,
-                ProtocolKeys.BIND_PHASE, ProtocolKeys.NODE_LOCK));
+        var keys = new TreeSet<>(List.of(
+                ProtocolKeys.VGPU_NODE,
+                ProtocolKeys.VGPU_TIME,
+                ProtocolKeys.BIND_TIME,
+                ProtocolKeys.BIND_PHASE,
+                ProtocolKeys.NODE_LOCK));
         for (DeviceBackend b : DeviceBackends.load(DeviceConfig.DEFAULTS).all()) {
             keys.add(b.keys().toAllocateKey());
             keys.add(b.keys().allocatedKey());
@@ -66,21 +72,34 @@ class ProtocolKeysPolicyTest {
     /** {@code system:serviceaccount:<namespace>:<name>} of the workload's pods. */
     private static String identity(JsonNode workload) {
         return "system:serviceaccount:" + Manifests.namespace(workload) + ":"
-                + workload.path("spec").path("template").path("spec").path("serviceAccountName").asString();
+                + workload.path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("serviceAccountName")
+                        .asString();
     }
 
     @Test
     void everyKeyTheSchedulerOrAPluginWritesOnPodsIsCoveredAndNoKeyOfUsers() {
-        assertThat(keysTheCodeWritesOnPods()).hasSizeGreaterThanOrEqualTo(13).allSatisfy(k -> assertThat(covered(k)).as(k).isTrue());
+        assertThat(keysTheCodeWritesOnPods())
+                .hasSizeGreaterThanOrEqualTo(13)
+                .allSatisfy(k -> assertThat(covered(k)).as(k).isTrue());
         // Users set these on their own pods; the policy must leave them alone.
-        for (String users : List.of(ProtocolKeys.NODE_SCHEDULER_POLICY, ProtocolKeys.GPU_SCHEDULER_POLICY, "hami.io/webhook",
-                "nvidia.com/use-gputype", "hami.io/e2e")) {
+        for (String users : List.of(
+                ProtocolKeys.NODE_SCHEDULER_POLICY,
+                ProtocolKeys.GPU_SCHEDULER_POLICY,
+                "hami.io/webhook",
+                "nvidia.com/use-gputype",
+                "hami.io/e2e")) {
             assertThat(covered(users)).as(users).isFalse();
         }
         String expression = variable("protocolKeys");
         List<String> prefixes = all(PREFIX, expression);
-        assertThat(all(LITERAL, expression).stream().filter(l -> !prefixes.contains(l)).toList())
-                .as("keys named one by one are keys of the code").isSubsetOf(keysTheCodeWritesOnPods());
+        assertThat(all(LITERAL, expression).stream()
+                        .filter(l -> !prefixes.contains(l))
+                        .toList())
+                .as("keys named one by one are keys of the code")
+                .isSubsetOf(keysTheCodeWritesOnPods());
     }
 
     @Test
@@ -88,18 +107,26 @@ class ProtocolKeysPolicyTest {
         var expected = new TreeSet<String>();
         expected.add(identity(MANIFESTS.get("Deployment", "hami-scheduler")));
         MANIFESTS.ofKind("DaemonSet").forEach(ds -> expected.add(identity(ds)));
-        assertThat(expected).containsExactly("system:serviceaccount:hami-system:hami-device-plugin",
-                "system:serviceaccount:hami-system:hami-scheduler");
+        assertThat(expected)
+                .containsExactly(
+                        "system:serviceaccount:hami-system:hami-device-plugin",
+                        "system:serviceaccount:hami-system:hami-scheduler");
         for (String sa : expected) {
             String name = sa.substring(sa.lastIndexOf(':') + 1);
-            assertThat(MANIFESTS.find("ServiceAccount", name)).as("ServiceAccount " + name).isPresent();
+            assertThat(MANIFESTS.find("ServiceAccount", name))
+                    .as("ServiceAccount " + name)
+                    .isPresent();
         }
         JsonNode conditions = POLICY.path("spec").path("matchConditions");
         assertThat(conditions.size()).isEqualTo(1);
         String condition = conditions.get(0).path("expression").asString();
         assertThat(condition).startsWith("!(request.userInfo.username in [");
         assertThat(new TreeSet<>(all(LITERAL, condition))).isEqualTo(expected);
-        String message = POLICY.path("spec").path("validations").get(0).path("messageExpression").asString();
+        String message = POLICY.path("spec")
+                .path("validations")
+                .get(0)
+                .path("messageExpression")
+                .asString();
         assertThat(expected).allSatisfy(sa -> assertThat(message).contains(sa));
     }
 
@@ -113,15 +140,19 @@ class ProtocolKeysPolicyTest {
                 }
             }
         }
-        assertThat(rules).containsExactlyInAnyOrder("CREATE pods", "UPDATE pods", "UPDATE pods/status",
-                "CREATE pods/binding", "CREATE bindings");
+        assertThat(rules)
+                .containsExactlyInAnyOrder(
+                        "CREATE pods", "UPDATE pods", "UPDATE pods/status", "CREATE pods/binding", "CREATE bindings");
         assertThat(POLICY.path("spec").path("failurePolicy").asString()).isEqualTo("Fail");
 
         var bindings = MANIFESTS.ofKind("ValidatingAdmissionPolicyBinding");
         assertThat(bindings).hasSize(1);
         JsonNode binding = bindings.getFirst().path("spec");
         assertThat(binding.path("policyName").asString()).isEqualTo(Manifests.name(POLICY));
-        assertThat(binding.path("validationActions").valueStream().map(JsonNode::asString)).containsExactly("Deny");
-        assertThat(binding.has("matchResources")).as("every namespace: the scheduler indexes pods of all").isFalse();
+        assertThat(binding.path("validationActions").valueStream().map(JsonNode::asString))
+                .containsExactly("Deny");
+        assertThat(binding.has("matchResources"))
+                .as("every namespace: the scheduler indexes pods of all")
+                .isFalse();
     }
 }

@@ -19,7 +19,9 @@ final class Rbac {
     record Rule(Set<String> groups, Set<String> resources, Set<String> verbs, Set<String> names) {
 
         boolean allows(ApiAccess a) {
-            return matches(groups, a.group()) && matches(resources, a.resource()) && matches(verbs, a.verb())
+            return matches(groups, a.group())
+                    && matches(resources, a.resource())
+                    && matches(verbs, a.verb())
                     && (names.isEmpty() || names.contains(a.name()));
         }
 
@@ -67,15 +69,24 @@ final class Rbac {
                 String roleName = binding.path("roleRef").path("name").asString();
                 String scope = bindingKind.equals("RoleBinding") ? Manifests.namespace(binding) : "";
                 Optional<JsonNode> role = roleKind.equals("Role")
-                        ? manifests.ofKind("Role").stream().filter(r -> Manifests.name(r).equals(roleName)
-                                && Manifests.namespace(r).equals(scope)).<JsonNode>map(r -> r).findFirst()
+                        ? manifests.ofKind("Role").stream()
+                                .filter(r -> Manifests.name(r).equals(roleName)
+                                        && Manifests.namespace(r).equals(scope))
+                                .<JsonNode>map(r -> r)
+                                .findFirst()
                         : manifests.find("ClusterRole", roleName).map(r -> r);
                 if (role.isEmpty() || !Manifests.component(role.get()).equals(component)) {
                     continue;
                 }
                 for (JsonNode rule : role.get().path("rules")) {
-                    out.add(new Grant(scope, roleKind + " " + roleName, new Rule(strings(rule.path("apiGroups")),
-                            strings(rule.path("resources")), strings(rule.path("verbs")), strings(rule.path("resourceNames")))));
+                    out.add(new Grant(
+                            scope,
+                            roleKind + " " + roleName,
+                            new Rule(
+                                    strings(rule.path("apiGroups")),
+                                    strings(rule.path("resources")),
+                                    strings(rule.path("verbs")),
+                                    strings(rule.path("resourceNames")))));
                 }
             }
         }
@@ -84,7 +95,8 @@ final class Rbac {
 
     private static boolean bindsServiceAccount(JsonNode binding, String namespace, String name) {
         for (JsonNode subject : binding.path("subjects")) {
-            if (subject.path("kind").asString().equals("ServiceAccount") && subject.path("name").asString().equals(name)
+            if (subject.path("kind").asString().equals("ServiceAccount")
+                    && subject.path("name").asString().equals(name)
                     && subject.path("namespace").asString().equals(namespace)) {
                 return true;
             }
@@ -94,7 +106,10 @@ final class Rbac {
 
     /** The accesses that no grant allows, each listed once. */
     static List<ApiAccess> denied(List<Grant> grants, List<ApiAccess> accesses) {
-        return accesses.stream().distinct().filter(a -> grants.stream().noneMatch(g -> g.allows(a))).toList();
+        return accesses.stream()
+                .distinct()
+                .filter(a -> grants.stream().noneMatch(g -> g.allows(a)))
+                .toList();
     }
 
     /**
@@ -107,11 +122,16 @@ final class Rbac {
             for (String group : g.rule().groups()) {
                 for (String resource : g.rule().resources()) {
                     for (String verb : g.rule().verbs()) {
-                        boolean used = accesses.stream().anyMatch(a -> a.verb().equals(verb) && a.group().equals(group)
-                                && a.resource().equals(resource) && g.allows(a));
+                        boolean used = accesses.stream()
+                                .anyMatch(a -> a.verb().equals(verb)
+                                        && a.group().equals(group)
+                                        && a.resource().equals(resource)
+                                        && g.allows(a));
                         if (!used) {
                             out.add(verb + " " + (group.isEmpty() ? "" : group + "/") + resource
-                                    + (g.rule().names().isEmpty() ? "" : " " + g.rule().names()) + " (" + g.role() + ")");
+                                    + (g.rule().names().isEmpty()
+                                            ? ""
+                                            : " " + g.rule().names()) + " (" + g.role() + ")");
                         }
                     }
                 }

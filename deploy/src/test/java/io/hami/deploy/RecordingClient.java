@@ -19,17 +19,19 @@ final class RecordingClient {
     private final List<String> unparsed = new CopyOnWriteArrayList<>();
 
     KubernetesClient connect(EmbeddedApiServer server) {
-        return new KubernetesClientBuilder().withConfig(server.clientConfig())
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("hami-deploy-recorder", new Interceptor() {
-                    @Override
-                    public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-                        try {
-                            accesses.add(ApiAccess.of(request.method(), request.uri()));
-                        } catch (IllegalArgumentException e) {
-                            unparsed.add(e.getMessage());
-                        }
-                    }
-                }))
+        return new KubernetesClientBuilder()
+                .withConfig(server.clientConfig())
+                .withHttpClientBuilderConsumer(b ->
+                        b.addOrReplaceInterceptor("hami-deploy-recorder", new Interceptor() {
+                            @Override
+                            public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                                try {
+                                    accesses.add(ApiAccess.of(request.method(), request.uri()));
+                                } catch (IllegalArgumentException e) {
+                                    unparsed.add(e.getMessage());
+                                }
+                            }
+                        }))
                 .build();
     }
 

@@ -16,7 +16,12 @@ class SchedulerRbacTest {
 
     private static List<Rbac.Grant> grants() {
         JsonNode deployment = MANIFESTS.get("Deployment", "hami-scheduler");
-        String serviceAccount = deployment.path("spec").path("template").path("spec").path("serviceAccountName").asString();
+        String serviceAccount = deployment
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("serviceAccountName")
+                .asString();
         return new Rbac(MANIFESTS).grants(Manifests.namespace(deployment), serviceAccount, "scheduler");
     }
 
@@ -24,12 +29,16 @@ class SchedulerRbacTest {
     void everyCallTheSchedulerMakesIsAllowed() throws Exception {
         var accesses = SchedulerRun.get().accesses;
         assertThat(accesses).as("recorded calls").isNotEmpty();
-        assertThat(Rbac.denied(grants(), accesses)).as("calls the scheduler's roles do not allow").isEmpty();
+        assertThat(Rbac.denied(grants(), accesses))
+                .as("calls the scheduler's roles do not allow")
+                .isEmpty();
     }
 
     @Test
     void everyPermissionOfTheSchedulerIsUsed() throws Exception {
-        assertThat(Rbac.unused(grants(), SchedulerRun.get().accesses)).as("permissions no recorded call used").isEmpty();
+        assertThat(Rbac.unused(grants(), SchedulerRun.get().accesses))
+                .as("permissions no recorded call used")
+                .isEmpty();
     }
 
     @Test

@@ -71,44 +71,105 @@ final class SchedulerRun {
         String leaseName = Manifests.flag(container, "--leader-follow").orElseThrow();
         String namespace = Manifests.namespace(deployment);
         // with --container-metrics, so that every documented metric is served
-        var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, schedulerName,
-                new SchedulingPolicy(Manifests.flag(container, "--node-scheduler-policy").orElseThrow(),
-                        Manifests.flag(container, "--gpu-scheduler-policy").orElseThrow()),
-                Duration.ofMinutes(5), DeviceConfig.DEFAULTS, new LeaderMode.Follow(namespace, leaseName, "rbac-test"),
-                Duration.ofMillis(200), null, "test", true);
+        var settings = new SchedulerApp.Settings(
+                new SchedulerApp.Settings.Http(new InetSocketAddress("127.0.0.1", 0)),
+                new SchedulerApp.Settings.Scheduling(
+                        schedulerName,
+                        new SchedulingPolicy(
+                                Manifests.flag(container, "--node-scheduler-policy")
+                                        .orElseThrow(),
+                                Manifests.flag(container, "--gpu-scheduler-policy")
+                                        .orElseThrow()),
+                        Duration.ofMinutes(5),
+                        DeviceConfig.DEFAULTS),
+                new SchedulerApp.Settings.Replica(
+                        new LeaderMode.Follow(namespace, leaseName, "rbac-test"), Duration.ofMillis(200)),
+                new SchedulerApp.Settings.Metrics(null, "test", true));
         var recorder = new RecordingClient();
         var registry = new PrometheusRegistry();
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient admin = server.newClient()) {
-            admin.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-1")
-                    .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(
-                            new DeviceInfo("GPU-0", 0, 10, 16384, 100, "NVIDIA-A100", 0, "hami-core", true))))
-                    .endMetadata().withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("10")).endStatus()
-                    .build()).create();
-            admin.nodes().resource(new NodeBuilder().withNewMetadata().withName("hcu-1")
-                    .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(
-                            new DeviceInfo("HCU-0", 0, 4, 16384, 100, "HCU-Z100", 0, "hami-core", true))))
-                    .endMetadata().withNewStatus().addToAllocatable("hygon.com/hcunum", new Quantity("4")).endStatus()
-                    .build()).create();
-            admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
-                    .withName(WORKLOAD_NAMESPACE).endMetadata().build()).create();
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubernetesClient admin = server.newClient()) {
+            admin.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("gpu-1")
+                            .addToAnnotations(
+                                    "hami.io/node-nvidia-register",
+                                    NvidiaRegisterCodec.encode(List.of(new DeviceInfo(
+                                            "GPU-0", 0, 10, 16384, 100, "NVIDIA-A100", 0, "hami-core", true))))
+                            .endMetadata()
+                            .withNewStatus()
+                            .addToAllocatable("nvidia.com/gpu", new Quantity("10"))
+                            .endStatus()
+                            .build())
+                    .create();
+            admin.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("hcu-1")
+                            .addToAnnotations(
+                                    "hami.io/node-hcu-register",
+                                    LegacyRegisterCodec.encode(List.of(new DeviceInfo(
+                                            "HCU-0", 0, 4, 16384, 100, "HCU-Z100", 0, "hami-core", true))))
+                            .endMetadata()
+                            .withNewStatus()
+                            .addToAllocatable("hygon.com/hcunum", new Quantity("4"))
+                            .endStatus()
+                            .build())
+                    .create();
+            admin.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(WORKLOAD_NAMESPACE)
+                            .endMetadata()
+                            .build())
+                    .create();
             // What the kube-scheduler of this pod would hold; an hour, so that it outlasts the run.
-            admin.resources(Lease.class).inNamespace(namespace).resource(new LeaseBuilder().withNewMetadata().withName(leaseName)
-                    .withNamespace(namespace).endMetadata().withNewSpec().withHolderIdentity("rbac-test_5e0c")
-                    .withLeaseDurationSeconds(3600).withRenewTime(ZonedDateTime.now()).endSpec().build()).create();
+            admin.resources(Lease.class)
+                    .inNamespace(namespace)
+                    .resource(new LeaseBuilder()
+                            .withNewMetadata()
+                            .withName(leaseName)
+                            .withNamespace(namespace)
+                            .endMetadata()
+                            .withNewSpec()
+                            .withHolderIdentity("rbac-test_5e0c")
+                            .withLeaseDurationSeconds(3600)
+                            .withRenewTime(ZonedDateTime.now())
+                            .endSpec()
+                            .build())
+                    .create();
             // a quota the pods stay within, so that the quota informer and gauges take part
-            admin.resourceQuotas().inNamespace(WORKLOAD_NAMESPACE).resource(new ResourceQuotaBuilder().withNewMetadata()
-                    .withName("devices").withNamespace(WORKLOAD_NAMESPACE).endMetadata().withNewSpec()
-                    .addToHard("limits.nvidia.com/gpumem", new Quantity("100000")).endSpec().build()).create();
-            Pod fits = admin.pods().inNamespace(WORKLOAD_NAMESPACE).resource(pod("fits", schedulerName, "4000")).create();
-            Pod tooBig = admin.pods().inNamespace(WORKLOAD_NAMESPACE).resource(pod("too-big", schedulerName, "64000")).create();
+            admin.resourceQuotas()
+                    .inNamespace(WORKLOAD_NAMESPACE)
+                    .resource(new ResourceQuotaBuilder()
+                            .withNewMetadata()
+                            .withName("devices")
+                            .withNamespace(WORKLOAD_NAMESPACE)
+                            .endMetadata()
+                            .withNewSpec()
+                            .addToHard("limits.nvidia.com/gpumem", new Quantity("100000"))
+                            .endSpec()
+                            .build())
+                    .create();
+            Pod fits = admin.pods()
+                    .inNamespace(WORKLOAD_NAMESPACE)
+                    .resource(pod("fits", schedulerName, "4000"))
+                    .create();
+            Pod tooBig = admin.pods()
+                    .inNamespace(WORKLOAD_NAMESPACE)
+                    .resource(pod("too-big", schedulerName, "64000"))
+                    .create();
 
             try (KubernetesClient recorded = recorder.connect(server);
-                 SchedulerApp app = SchedulerApp.start(recorded, settings, registry, Clock.systemUTC())) {
+                    SchedulerApp app = SchedulerApp.start(recorded, settings, registry, Clock.systemUTC())) {
                 await().atMost(Duration.ofSeconds(30)).until(app::isLeader);
                 // The handshake loop asks both vendors with a handshake key for an answer.
-                await().atMost(Duration.ofSeconds(10)).until(() -> List.of("gpu-1", "hcu-1").stream().allMatch(n ->
-                        admin.nodes().withName(n).get().getMetadata().getAnnotations().keySet().stream()
-                                .anyMatch(k -> k.startsWith("hami.io/node-handshake"))));
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> List.of("gpu-1", "hcu-1").stream()
+                                .allMatch(n ->
+                                        admin.nodes().withName(n).get().getMetadata().getAnnotations().keySet().stream()
+                                                .anyMatch(k -> k.startsWith("hami.io/node-handshake"))));
 
                 var http = HttpClient.newHttpClient();
                 String base = "http://127.0.0.1:" + app.address().getPort();
@@ -117,35 +178,62 @@ final class SchedulerRun {
                     post(http, base + "/filter", "{\"Pod\":" + podJson + ",\"NodeNames\":[\"gpu-1\",\"hcu-1\"]}");
                 }
                 JsonNode bound = post(http, base + "/bind", bindArgs(fits, "gpu-1"));
-                assertThat(bound.path("Error").asString()).as("bind of a pod that fits").isEmpty();
+                assertThat(bound.path("Error").asString())
+                        .as("bind of a pod that fits")
+                        .isEmpty();
                 JsonNode refused = post(http, base + "/bind", bindArgs(tooBig, "gpu-1"));
-                assertThat(refused.path("Error").asString()).as("bind of a pod that does not fit").isNotEmpty();
-                // Events are written in the background: FilteringSucceed, FilteringFailed, BindingSucceed, BindingFailed.
-                await().atMost(Duration.ofSeconds(10)).until(() ->
-                        admin.v1().events().inNamespace(WORKLOAD_NAMESPACE).list().getItems().stream()
-                                .map(e -> e.getReason()).distinct().count() == 4);
+                assertThat(refused.path("Error").asString())
+                        .as("bind of a pod that does not fit")
+                        .isNotEmpty();
+                // Events are written in the background: FilteringSucceed, FilteringFailed, BindingSucceed,
+                // BindingFailed.
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> admin.v1().events().inNamespace(WORKLOAD_NAMESPACE).list().getItems().stream()
+                                        .map(e -> e.getReason())
+                                        .distinct()
+                                        .count()
+                                == 4);
             }
         }
         return new SchedulerRun(recorder.accesses(), recorder.nonResourceRequests(), registry.scrape());
     }
 
     private static Pod pod(String name, String schedulerName, String memory) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace(WORKLOAD_NAMESPACE).endMetadata()
-                .withNewSpec().withSchedulerName(schedulerName).withContainers(new ContainerBuilder().withName("main")
-                        .withImage("busybox").withNewResources().withLimits(Map.of("nvidia.com/gpu", new Quantity("1"),
-                                "nvidia.com/gpumem", new Quantity(memory))).endResources().build())
-                .endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(WORKLOAD_NAMESPACE)
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName(schedulerName)
+                .withContainers(new ContainerBuilder()
+                        .withName("main")
+                        .withImage("busybox")
+                        .withNewResources()
+                        .withLimits(
+                                Map.of("nvidia.com/gpu", new Quantity("1"), "nvidia.com/gpumem", new Quantity(memory)))
+                        .endResources()
+                        .build())
+                .endSpec()
+                .build();
     }
 
     private static String bindArgs(Pod pod, String node) {
-        return "{\"PodName\":\"" + pod.getMetadata().getName() + "\",\"PodNamespace\":\"" + pod.getMetadata().getNamespace()
-                + "\",\"PodUID\":\"" + pod.getMetadata().getUid() + "\",\"Node\":\"" + node + "\"}";
+        return "{\"PodName\":\"" + pod.getMetadata().getName() + "\",\"PodNamespace\":\""
+                + pod.getMetadata().getNamespace() + "\",\"PodUID\":\""
+                + pod.getMetadata().getUid() + "\",\"Node\":\"" + node + "\"}";
     }
 
     private static JsonNode post(HttpClient http, String url, String body) throws Exception {
-        var response = http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(url + " answered " + response.body()).isEqualTo(200);
+        var response = http.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode())
+                .as(url + " answered " + response.body())
+                .isEqualTo(200);
         return JSON.readTree(response.body());
     }
 }

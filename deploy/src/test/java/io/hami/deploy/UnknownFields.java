@@ -16,8 +16,7 @@ import java.util.Map;
 final class UnknownFields {
     private static final String MODEL_PACKAGE = "io.fabric8.kubernetes.api.model";
 
-    private UnknownFields() {
-    }
+    private UnknownFields() {}
 
     /** Paths such as {@code spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem}. */
     static List<String> in(Object model) {
@@ -45,8 +44,10 @@ final class UnknownFields {
             return;
         }
         for (Method getter : value.getClass().getMethods()) {
-            if (getter.getParameterCount() != 0 || Modifier.isStatic(getter.getModifiers())
-                    || !getter.getName().startsWith("get") || getter.getDeclaringClass() == Object.class) {
+            if (getter.getParameterCount() != 0
+                    || Modifier.isStatic(getter.getModifiers())
+                    || !getter.getName().startsWith("get")
+                    || getter.getDeclaringClass() == Object.class) {
                 continue;
             }
             Object child;
@@ -59,7 +60,8 @@ final class UnknownFields {
                 ((Map<?, ?>) child).keySet().forEach(k -> out.add((path.isEmpty() ? "" : path + ".") + k));
                 continue;
             }
-            String field = Character.toLowerCase(getter.getName().charAt(3)) + getter.getName().substring(4);
+            String field = Character.toLowerCase(getter.getName().charAt(3))
+                    + getter.getName().substring(4);
             walk(child, path.isEmpty() ? field : path + "." + field, out);
         }
     }

@@ -52,8 +52,12 @@ public class NvmlCallBenchmark {
     @Setup
     public void setUp() throws IOException {
         Path dir = Files.createTempDirectory("hami-bench");
-        Path library = MockLibrary.install(dir, "nvidia",
-                "{\"devices\": [{\"uuid\": \"GPU-bench\", \"name\": \"bench\", \"memoryMiB\": 40960}]}", LIB).path(LIB);
+        Path library = MockLibrary.install(
+                        dir,
+                        "nvidia",
+                        "{\"devices\": [{\"uuid\": \"GPU-bench\", \"name\": \"bench\", \"memoryMiB\": 40960}]}",
+                        LIB)
+                .path(LIB);
         arena = Arena.ofShared();
         ffm = new nvml_h(NativeLibrary.open("NVML", library));
         check(ffm.nvmlInit_v2());
@@ -63,7 +67,8 @@ public class NvmlCallBenchmark {
         memory = nvmlMemory_t.allocate(arena);
 
         // JNA opens the same file, so dlopen returns the same loaded copy and the handle is valid for both
-        jnaGetMemoryInfo = com.sun.jna.NativeLibrary.getInstance(library.toString()).getFunction("nvmlDeviceGetMemoryInfo");
+        jnaGetMemoryInfo =
+                com.sun.jna.NativeLibrary.getInstance(library.toString()).getFunction("nvmlDeviceGetMemoryInfo");
         jnaDevice = new Pointer(device.address());
         jnaMemory = new Memory(nvmlMemory_t.layout().byteSize());
         wrapper = Nvml.open(library);
@@ -106,7 +111,8 @@ public class NvmlCallBenchmark {
                 .run();
         double ffm = score(results, "ffm");
         double jna = score(results, "jna");
-        System.out.printf("%nnvmlDeviceGetMemoryInfo into the mock: FFM %.1f ns, JNA %.1f ns, JNA/FFM = %.1fx%n",
+        System.out.printf(
+                "%nnvmlDeviceGetMemoryInfo into the mock: FFM %.1f ns, JNA %.1f ns, JNA/FFM = %.1fx%n",
                 ffm, jna, jna / ffm);
     }
 

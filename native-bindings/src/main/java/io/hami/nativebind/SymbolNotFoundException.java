@@ -6,8 +6,11 @@ public final class SymbolNotFoundException extends NativeLibraryException {
     private final String symbol;
 
     public SymbolNotFoundException(String vendor, String symbol, String location) {
-        super(vendor, location, "function " + symbol + " not found in " + vendor + " library " + location
-                + " (the driver may be too old for it)");
+        super(
+                vendor,
+                location,
+                "function " + symbol + " not found in " + vendor + " library " + location
+                        + " (the driver may be too old for it)");
         this.symbol = symbol;
     }
 

@@ -27,15 +27,19 @@ class MockExportsTest {
         "hygon/libhydmi.so.1, hydmi"
     })
     void theMockExportsEveryBoundFunction(String file, String vendor) {
-        NativeLibrary library = NativeLibrary.open(vendor, MockLibrary.builtDir().resolve(file));
-        List<String> functions = functions(switch (vendor) {
-            case "NVML" -> nvml_h.class;
-            case "CNDev" -> cndev_h.class;
-            case "MTML" -> mtml_h.class;
-            case "ROCm SMI" -> rocm_smi_h.class;
-            default -> hydmi_h.class;
-        });
-        assertThat(functions).isNotEmpty().allSatisfy(f -> assertThat(library.has(f)).as(f).isTrue());
+        NativeLibrary library =
+                NativeLibrary.open(vendor, MockLibrary.builtDir().resolve(file));
+        List<String> functions = functions(
+                switch (vendor) {
+                    case "NVML" -> nvml_h.class;
+                    case "CNDev" -> cndev_h.class;
+                    case "MTML" -> mtml_h.class;
+                    case "ROCm SMI" -> rocm_smi_h.class;
+                    default -> hydmi_h.class;
+                });
+        assertThat(functions)
+                .isNotEmpty()
+                .allSatisfy(f -> assertThat(library.has(f)).as(f).isTrue());
     }
 
     @ParameterizedTest
@@ -47,7 +51,8 @@ class MockExportsTest {
         "hygon/libhydmi.so.1, libhydmi.so.1"
     })
     void eachMockCarriesTheVendorSoname(String file, String soname) throws Exception {
-        Process readelf = new ProcessBuilder("readelf", "-d", MockLibrary.builtDir().resolve(file).toString())
+        Process readelf = new ProcessBuilder(
+                        "readelf", "-d", MockLibrary.builtDir().resolve(file).toString())
                 .redirectErrorStream(true)
                 .start();
         String output = new String(readelf.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

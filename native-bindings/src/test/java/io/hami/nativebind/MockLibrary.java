@@ -49,7 +49,10 @@ public final class MockLibrary {
         try {
             Files.createDirectories(dir);
             for (String file : files) {
-                Files.copy(builtDir().resolve(vendorDir).resolve(file), dir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(
+                        builtDir().resolve(vendorDir).resolve(file),
+                        dir.resolve(file),
+                        StandardCopyOption.REPLACE_EXISTING);
             }
             Files.writeString(dir.resolve("devices.json"), devicesJson);
             return new MockLibrary(dir, List.of(files));
@@ -74,7 +77,8 @@ public final class MockLibrary {
         for (String file : files) {
             try {
                 // returns the reload count; what matters is the forced re-read
-                int generation = (int) syncs.computeIfAbsent(file, f -> syncHandle(dir.resolve(f))).invokeExact();
+                int generation = (int) syncs.computeIfAbsent(file, f -> syncHandle(dir.resolve(f)))
+                        .invokeExact();
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable e) {
@@ -95,6 +99,7 @@ public final class MockLibrary {
     /** The mock-only hami_mock_sync of the library at path; dlopen hands back the copy already loaded. */
     private static MethodHandle syncHandle(Path library) {
         var lookup = SymbolLookup.libraryLookup(library, Arena.global());
-        return Linker.nativeLinker().downcallHandle(lookup.findOrThrow("hami_mock_sync"), FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        return Linker.nativeLinker()
+                .downcallHandle(lookup.findOrThrow("hami_mock_sync"), FunctionDescriptor.of(ValueLayout.JAVA_INT));
     }
 }

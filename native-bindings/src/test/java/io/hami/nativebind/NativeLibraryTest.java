@@ -25,12 +25,12 @@ class NativeLibraryTest {
         NativeLibrary libc = NativeLibrary.open("libc", "libc.so.6");
         NativeLibrary.Symbol absent = libc.symbol("hami_no_such_function");
         assertThat(libc.symbol("strlen").address().address()).isNotZero();
-        assertThatThrownBy(absent::address)
-                .isInstanceOfSatisfying(SymbolNotFoundException.class, e -> {
-                    assertThat(e.symbol()).isEqualTo("hami_no_such_function");
-                    assertThat(e).hasMessage("function hami_no_such_function not found in libc library libc.so.6"
+        assertThatThrownBy(absent::address).isInstanceOfSatisfying(SymbolNotFoundException.class, e -> {
+            assertThat(e.symbol()).isEqualTo("hami_no_such_function");
+            assertThat(e)
+                    .hasMessage("function hami_no_such_function not found in libc library libc.so.6"
                             + " (the driver may be too old for it)");
-                });
+        });
     }
 
     @Test
@@ -40,7 +40,8 @@ class NativeLibraryTest {
             unterminated.copyFrom(MemorySegment.ofArray("abcd".getBytes(StandardCharsets.UTF_8)));
             assertThat(NativeStrings.decode(unterminated)).isEqualTo("abcd");
             assertThat(NativeStrings.decode(arena.allocateFrom("ab\0cd"))).isEqualTo("ab");
-            assertThat(NativeStrings.decodePointer(arena.allocateFrom("Timeout"), "x")).isEqualTo("Timeout");
+            assertThat(NativeStrings.decodePointer(arena.allocateFrom("Timeout"), "x"))
+                    .isEqualTo("Timeout");
             assertThat(NativeStrings.decodePointer(MemorySegment.NULL, "none")).isEqualTo("none");
         }
     }

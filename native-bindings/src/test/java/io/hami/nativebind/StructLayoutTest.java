@@ -37,11 +37,23 @@ import org.junit.jupiter.api.Test;
 class StructLayoutTest {
 
     static final List<GroupLayout> JAVA_STRUCTS = List.of(
-            nvmlPciInfo_t.layout(), nvmlMemory_t.layout(), nvmlMemory_v2_t.layout(), nvmlEventData_t.layout(),
-            cndevCardInfo_t.layout(), cndevUUID_t.layout(), cndevMemoryInfoV2_t.layout(), cndevPCIeInfoV2_t.layout(),
-            cndevNUMANodeId_t.layout(), cndevCardHealthState_t.layout(), cndevSMluSet_t.layout(),
-            cndevSMluProfileIdInfo_t.layout(), cndevSMluProfileInfo_t.layout(), cndevSMluInfo_t.layout(),
-            MtmlPciInfo.layout(), rsmi_evt_notification_data_t.layout(), dmiDeviceInfo.layout());
+            nvmlPciInfo_t.layout(),
+            nvmlMemory_t.layout(),
+            nvmlMemory_v2_t.layout(),
+            nvmlEventData_t.layout(),
+            cndevCardInfo_t.layout(),
+            cndevUUID_t.layout(),
+            cndevMemoryInfoV2_t.layout(),
+            cndevPCIeInfoV2_t.layout(),
+            cndevNUMANodeId_t.layout(),
+            cndevCardHealthState_t.layout(),
+            cndevSMluSet_t.layout(),
+            cndevSMluProfileIdInfo_t.layout(),
+            cndevSMluProfileInfo_t.layout(),
+            cndevSMluInfo_t.layout(),
+            MtmlPciInfo.layout(),
+            rsmi_evt_notification_data_t.layout(),
+            dmiDeviceInfo.layout());
 
     /** "struct name size align" and "field struct member offset" lines, as C reports them. */
     static Map<String, String> cLayout;
@@ -49,8 +61,15 @@ class StructLayoutTest {
     @BeforeAll
     static void compileAndRunTheCProgram() throws IOException, InterruptedException {
         Path out = Files.createTempDirectory("hami-layouts").resolve("layouts");
-        run(List.of("gcc", "-std=c11", "-Wall", "-Werror", "-I" + System.getProperty("hami.headers.dir"),
-                System.getProperty("hami.layout.source"), "-o", out.toString()));
+        run(List.of(
+                "gcc",
+                "-std=c11",
+                "-Wall",
+                "-Werror",
+                "-I" + System.getProperty("hami.headers.dir"),
+                System.getProperty("hami.layout.source"),
+                "-o",
+                out.toString()));
         cLayout = new TreeMap<>();
         for (String line : run(List.of(out.toString())).split("\n")) {
             String[] f = line.trim().split(" ");
@@ -63,8 +82,7 @@ class StructLayoutTest {
         Map<String, String> javaLayout = new TreeMap<>();
         for (GroupLayout struct : JAVA_STRUCTS) {
             String name = cName(struct);
-            javaLayout.put("struct " + name,
-                    "struct " + name + " " + struct.byteSize() + " " + struct.byteAlignment());
+            javaLayout.put("struct " + name, "struct " + name + " " + struct.byteSize() + " " + struct.byteAlignment());
             long offset = 0;
             for (MemoryLayout member : struct.memberLayouts()) {
                 if (!(member instanceof PaddingLayout)) {
@@ -79,7 +97,10 @@ class StructLayoutTest {
 
     @Test
     void theCProgramCoversEveryStructTheBindingsDeclare() {
-        assertThat(cLayout.keySet().stream().filter(k -> k.startsWith("struct ")).count()).isEqualTo(JAVA_STRUCTS.size());
+        assertThat(cLayout.keySet().stream()
+                        .filter(k -> k.startsWith("struct "))
+                        .count())
+                .isEqualTo(JAVA_STRUCTS.size());
     }
 
     /** Java layouts carry the C struct tag; the C program prints the typedef name. */
@@ -91,7 +112,9 @@ class StructLayoutTest {
     private static String run(List<String> command) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                .as("%s finished", command)
+                .isTrue();
         assertThat(process.exitValue()).as("%s failed:%n%s", command, output).isZero();
         return output;
     }

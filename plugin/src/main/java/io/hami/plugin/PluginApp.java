@@ -6,8 +6,8 @@ import io.hami.kube.events.PodEvents;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.nativebind.NativeLibraryException;
 import io.hami.nativebind.VendorStatusException;
-import io.hami.plugin.allocate.InstanceReaper;
 import io.hami.plugin.allocate.EntryAllocation;
+import io.hami.plugin.allocate.InstanceReaper;
 import io.hami.plugin.config.HostPaths;
 import io.hami.plugin.config.Sharing;
 import io.hami.plugin.config.Timings;
@@ -27,6 +27,7 @@ import io.hami.plugin.server.UnixSockets;
 import io.hami.plugin.spi.KubeletResource;
 import io.hami.plugin.spi.PhysicalDevice;
 import io.hami.plugin.spi.VendorPlugin;
+import io.hami.plugin.spi.VendorSettings;
 import io.hami.plugin.vendor.VendorPlugins;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
@@ -57,7 +58,8 @@ public final class PluginApp implements AutoCloseable {
     private static final String EVENT_COMPONENT = "hami-device-plugin";
 
     /**
-     * @param backend         {@code nvidia}, {@code cambricon}, {@code mthreads} or {@code hygon}
+     * @param backend         the name of a vendor's {@link io.hami.plugin.spi.VendorPluginFactory} on the class path,
+     *                        e.g. {@code nvidia}
      * @param nodeName        this node (the CLI defaults it to env {@code NODE_NAME})
      * @param kubeconfig      a kubeconfig file, or null for in-cluster then {@code ~/.kube/config}
      * @param devicePluginDir the kubelet's device-plugin directory, holding {@code kubelet.sock}
@@ -67,8 +69,16 @@ public final class PluginApp implements AutoCloseable {
      * @param paths           host paths of device nodes and HAMi-core's folders
      * @param timings         periods and waits
      */
-    public record Settings(String backend, String nodeName, Path kubeconfig, Path devicePluginDir, Path library,
-                           DeviceConfig deviceConfig, Sharing sharing, HostPaths paths, Timings timings) {
+    public record Settings(
+            String backend,
+            String nodeName,
+            Path kubeconfig,
+            Path devicePluginDir,
+            Path library,
+            DeviceConfig deviceConfig,
+            Sharing sharing,
+            HostPaths paths,
+            Timings timings) {
         public static final Path DEFAULT_DEVICE_PLUGIN_DIR = Path.of("/var/lib/kubelet/device-plugins");
 
         public Settings {
@@ -81,9 +91,7 @@ public final class PluginApp implements AutoCloseable {
             if (nodeName == null || nodeName.isBlank()) {
                 throw new IllegalArgumentException("the node name is required: pass it or set NODE_NAME");
             }
-            if (!VendorPlugins.NAMES.contains(backend)) {
-                throw new IllegalArgumentException("unknown backend " + backend + "; one of " + VendorPlugins.NAMES);
-            }
+            VendorPlugins.load().byName(backend);
         }
     }
 
@@ -92,8 +100,11 @@ public final class PluginApp implements AutoCloseable {
     private final RegisterLoop register;
     private final Deque<AutoCloseable> resources;
 
-    private PluginApp(VendorPlugin vendor, RegistrationSupervisor registration, RegisterLoop register,
-                      Deque<AutoCloseable> resources) {
+    private PluginApp(
+            VendorPlugin vendor,
+            RegistrationSupervisor registration,
+            RegisterLoop register,
+            Deque<AutoCloseable> resources) {
         this.vendor = vendor;
         this.registration = registration;
         this.register = register;
@@ -123,67 +134,108 @@ public final class PluginApp implements AutoCloseable {
         DeviceBackends backends = DeviceBackends.load(s.deviceConfig());
         VendorPlugin vendor;
         try {
-            vendor = VendorPlugins.open(s.backend(), s.library(), backends, s.deviceConfig(), s.sharing(), s.paths(),
-                    s.nodeName());
+            vendor = VendorPlugins.load()
+                    .byName(s.backend())
+                    .open(new VendorSettings(
+                            s.nodeName(), s.library(), backends, s.deviceConfig(), s.sharing(), s.paths()));
         } catch (NativeLibraryException | VendorStatusException e) {
-            throw new PluginStartException("the " + s.backend() + " plugin cannot use its vendor library: " + e.getMessage(), e);
+            throw new PluginStartException(
+                    "the " + s.backend() + " plugin cannot use its vendor library: " + e.getMessage(), e);
         }
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         opened.push(vendor);
         try {
             if (vendor.devices().isEmpty()) {
-                throw new PluginStartException("the " + s.backend() + " library reports no devices on node " + s.nodeName());
+                throw new PluginStartException(
+                        "the " + s.backend() + " library reports no devices on node " + s.nodeName());
             }
             HealthBoard board = new HealthBoard();
-            opened.push(HealthWatcher.start(vendor.openHealth(), board, vendor.devices().size(), s.timings().healthWait(),
+            opened.push(HealthWatcher.start(
+                    vendor.openHealth(),
+                    board,
+                    vendor.devices().size(),
+                    s.timings().healthWait(),
                     vendor.backend().vendor()));
             UnixSockets sockets = new UnixSockets();
             opened.push(sockets);
-            List<String> everyToAllocateKey = backends.all().stream().map(b -> b.keys().toAllocateKey()).toList();
+            List<String> everyToAllocateKey =
+                    backends.all().stream().map(b -> b.keys().toAllocateKey()).toList();
             NodeLockClient locks = new NodeLockClient(client, LOCK_TIMEOUT, clock);
             InstanceReaper reaper = new InstanceReaper(client, s.nodeName(), vendor);
             opened.push(reaper);
             reaper.start(s.timings().socketCheck());
             // Advisory: PodEvents logs what it cannot write (the plugin has no metrics endpoint to count it in).
-            PodEvents events = new PodEvents(client, EVENT_COMPONENT, s.nodeName(), clock,
-                    PodEvents.writer("hami-plugin-events", 100), Duration.ofSeconds(2), notWritten -> { });
+            PodEvents events = new PodEvents(
+                    client,
+                    EVENT_COMPONENT,
+                    s.nodeName(),
+                    clock,
+                    PodEvents.writer("hami-plugin-events", 100),
+                    Duration.ofSeconds(2),
+                    notWritten -> {});
             opened.push(events);
             List<Endpoint> endpoints = new ArrayList<>();
             for (KubeletResource r : vendor.resources()) {
                 AllocationHandler handler = r.consumesEntries()
-                        ? new EntryAllocation(client, locks, s.nodeName(), vendor, r.name(), replicaCards(r, vendor.devices()),
-                                everyToAllocateKey, s.timings().ambiguityWait(), reaper::reap, events)
+                        ? new EntryAllocation(
+                                client,
+                                locks,
+                                s.nodeName(),
+                                vendor,
+                                r.name(),
+                                replicaCards(r, vendor.devices()),
+                                everyToAllocateKey,
+                                s.timings().ambiguityWait(),
+                                reaper::reap,
+                                events)
                         : new CapacityAllocation();
-                DevicePluginService service = new DevicePluginService(r.name(), new DeviceListFeed(r, vendor.devices(), board), handler);
-                endpoints.add(new Endpoint(r.name(),
-                        new ResourceServer(s.devicePluginDir().resolve(r.socketName()), service, sockets), service.options()));
+                DevicePluginService service =
+                        new DevicePluginService(r.name(), new DeviceListFeed(r, vendor.devices(), board), handler);
+                endpoints.add(new Endpoint(
+                        r.name(),
+                        new ResourceServer(s.devicePluginDir().resolve(r.socketName()), service, sockets),
+                        service.options()));
             }
-            RegistrationSupervisor registration = new RegistrationSupervisor(endpoints,
-                    new KubeletRegistrar(s.devicePluginDir(), sockets), s.timings().registrationRetry(), s.timings().socketCheck());
+            RegistrationSupervisor registration = new RegistrationSupervisor(
+                    endpoints,
+                    new KubeletRegistrar(s.devicePluginDir(), sockets),
+                    s.timings().registrationRetry(),
+                    s.timings().socketCheck());
             opened.push(registration);
             registration.start();
             RegisterLoop register = null;
             var publisher = vendor.publisher();
             if (publisher.isPresent()) {
-                register = new RegisterLoop(client, s.nodeName(), vendor.backend().keys(), publisher.get(), board,
-                        s.timings().registerPeriod(), s.timings().registerRetry());
+                register = new RegisterLoop(
+                        client,
+                        s.nodeName(),
+                        vendor.backend().keys(),
+                        publisher.get(),
+                        board,
+                        s.timings().registerPeriod(),
+                        s.timings().registerRetry());
                 opened.push(register);
                 register.start();
                 var handshakeKey = vendor.backend().keys().handshakeKey();
                 if (publisher.get().answersHandshake() && handshakeKey.isPresent()) {
-                    HandshakeResponder handshake = new HandshakeResponder(client, s.nodeName(), handshakeKey.get(), clock);
+                    HandshakeResponder handshake =
+                            new HandshakeResponder(client, s.nodeName(), handshakeKey.get(), clock);
                     opened.push(handshake);
                     handshake.start(s.timings().handshakePoll());
                 }
             }
-            LOG.info("{} plugin on node {}: {} devices, resources {}", s.backend(), s.nodeName(), vendor.devices().size(),
+            LOG.info(
+                    "{} plugin on node {}: {} devices, resources {}",
+                    s.backend(),
+                    s.nodeName(),
+                    vendor.devices().size(),
                     vendor.resources().stream().map(KubeletResource::name).toList());
             return new PluginApp(vendor, registration, register, opened);
         } catch (PluginStartException | RuntimeException e) {
             closeAll(opened);
             if (e instanceof NativeLibraryException || e instanceof VendorStatusException) {
-                throw new PluginStartException("the " + s.backend() + " plugin cannot use its vendor library: "
-                        + e.getMessage(), e);
+                throw new PluginStartException(
+                        "the " + s.backend() + " plugin cannot use its vendor library: " + e.getMessage(), e);
             }
             throw e;
         }

@@ -42,57 +42,66 @@ public final class SchedulerApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerApp.class);
 
     /**
-     * @param httpBind         where the extender and webhook listen
-     * @param certFile         TLS certificate (PEM), or null for plain HTTP
-     * @param keyFile          TLS key (PEM), or null
-     * @param schedulerName    the name pods are scheduled by, and the events' source
-     * @param policy           default node and device policies
-     * @param lockTimeout      how long a node lock may be held by a pod still allocating
-     * @param deviceConfig     resource names and defaults per vendor
-     * @param leader           how this replica decides whether it leads
-     * @param handshakePeriod  how often the handshake round runs (D3: 15 s)
-     * @param metricsBind      where {@code /metrics} is served, or null for no metrics endpoint
-     * @param version          reported in {@code hami_build_info}
-     * @param containerMetrics whether upstream's per-container gauges are served ({@code --container-metrics})
+     * What a scheduler process is started with, in named groups.
+     *
+     * @param http       where the extender and webhook listen
+     * @param scheduling how pods are placed
+     * @param replica    how this replica takes part next to others
+     * @param metrics    what {@code /metrics} serves
      */
-    public record Settings(InetSocketAddress httpBind, Path certFile, Path keyFile, String schedulerName,
-                           SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig,
-                           LeaderMode leader, Duration handshakePeriod,
-                           InetSocketAddress metricsBind, String version, boolean containerMetrics) {
-        /** Without the per-container gauges, the default. */
-        public Settings(InetSocketAddress httpBind, Path certFile, Path keyFile, String schedulerName,
-                        SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig,
-                        LeaderMode leader, Duration handshakePeriod, InetSocketAddress metricsBind, String version) {
-            this(httpBind, certFile, keyFile, schedulerName, policy, lockTimeout, deviceConfig, leader, handshakePeriod,
-                    metricsBind, version, false);
+    public record Settings(Http http, Scheduling scheduling, Replica replica, Metrics metrics) {
+
+        /**
+         * @param bind     where the extender and webhook listen
+         * @param certFile TLS certificate (PEM), or null for plain HTTP
+         * @param keyFile  TLS key (PEM), or null
+         */
+        public record Http(InetSocketAddress bind, Path certFile, Path keyFile) {
+            /** Plain HTTP. */
+            public Http(InetSocketAddress bind) {
+                this(bind, null, null);
+            }
+        }
+
+        /**
+         * @param schedulerName the name pods are scheduled by, and the events' source
+         * @param policy        default node and device policies
+         * @param lockTimeout   how long a node lock may be held by a pod still allocating
+         * @param deviceConfig  resource names and defaults per vendor
+         */
+        public record Scheduling(
+                String schedulerName, SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig) {}
+
+        /**
+         * @param leader          how this replica decides whether it leads
+         * @param handshakePeriod how often the handshake round runs (design D3 in docs/design.md#d3: 15 s)
+         */
+        public record Replica(LeaderMode leader, Duration handshakePeriod) {}
+
+        /**
+         * @param bind             where {@code /metrics} is served, or null for no metrics endpoint
+         * @param version          reported in {@code hami_build_info}
+         * @param containerMetrics whether upstream's per-container gauges are served ({@code --container-metrics})
+         */
+        public record Metrics(InetSocketAddress bind, String version, boolean containerMetrics) {
+            /** Without the per-container gauges, the default. */
+            public Metrics(InetSocketAddress bind, String version) {
+                this(bind, version, false);
+            }
         }
     }
 
     private final UsageIndex index;
+    private final SchedulerMetrics metrics;
+    private final EventRecorder events;
     private final ClusterWatch watch;
-    private final Leadership leadership;
     private final ScheduledExecutorService ticker;
-    private final SchedulerHttpServer http;
+    private final Leadership leadership;
+    private final HandshakeLoop handshake;
     private final Extender extender;
     private final Binder binder;
-    private final HandshakeLoop handshake;
-    private final EventRecorder events;
+    private final SchedulerHttpServer http;
     private final MetricsServer metricsServer;
-
-    private SchedulerApp(UsageIndex index, ClusterWatch watch, Leadership leadership, ScheduledExecutorService ticker,
-                         SchedulerHttpServer http, Extender extender, Binder binder, HandshakeLoop handshake,
-                         EventRecorder events, MetricsServer metricsServer) {
-        this.index = index;
-        this.watch = watch;
-        this.leadership = leadership;
-        this.ticker = ticker;
-        this.http = http;
-        this.extender = extender;
-        this.binder = binder;
-        this.handshake = handshake;
-        this.events = events;
-        this.metricsServer = metricsServer;
-    }
 
     /** Starts everything; metrics go to {@code registry}, events to the API server. */
     public static SchedulerApp start(KubernetesClient client, Settings s, PrometheusRegistry registry, Clock clock)
@@ -104,75 +113,141 @@ public final class SchedulerApp implements AutoCloseable {
      * Starts everything, telling {@code filterObserver} and {@code bindObserver} of every filter and bind after the
      * metrics and events (the lab takes its latencies from them when the real kube-scheduler calls the extender).
      */
-    public static SchedulerApp start(KubernetesClient client, Settings s, PrometheusRegistry registry, Clock clock,
-                                     FilterObserver filterObserver, BindObserver bindObserver)
+    public static SchedulerApp start(
+            KubernetesClient client,
+            Settings s,
+            PrometheusRegistry registry,
+            Clock clock,
+            FilterObserver filterObserver,
+            BindObserver bindObserver)
             throws IOException, GeneralSecurityException {
-        var backends = DeviceBackends.load(s.deviceConfig());
+        var backends = DeviceBackends.load(s.scheduling().deviceConfig());
         if (backends.all().isEmpty()) {
             throw new IllegalStateException("no device backends on the class path");
         }
-        var index = new UsageIndex();
-        var metrics = new SchedulerMetrics(registry, s.version());
+        return new SchedulerApp(client, s, backends, registry, clock, filterObserver, bindObserver);
+    }
+
+    /**
+     * Two phases, in order. First the scheduler follows the cluster: the informers fill the usage index and nothing is
+     * written or served. Then it takes part: leadership, the handshake rounds, and the extender, bind and webhook
+     * endpoints. A node that goes and a leadership won are reported while this runs, so they reach the handshake
+     * through this object; before the handshake exists there is nothing of it to forget or to run.
+     */
+    private SchedulerApp(
+            KubernetesClient client,
+            Settings s,
+            DeviceBackends backends,
+            PrometheusRegistry registry,
+            Clock clock,
+            FilterObserver filterObserver,
+            BindObserver bindObserver)
+            throws IOException, GeneralSecurityException {
+        // Phase 1: follow the cluster.
+        index = new UsageIndex();
+        metrics = new SchedulerMetrics(registry, s.metrics().version());
         metrics.registerDeviceUsage(index);
-        var events = new EventRecorder(client, s.schedulerName(), registry, clock);
+        events = new EventRecorder(client, s.scheduling().schedulerName(), registry, clock);
         var inventory = new NodeInventory(index, backends);
-        HandshakeLoop[] loop = new HandshakeLoop[1];
         var quotas = new QuotaBook(backends, index);
         metrics.registerQuotas(quotas);
-        var watch = new ClusterWatch(client, index, inventory, quotas, backends, new ClusterWatch.NodeEvents() {
-            @Override
-            public void lockReleased(String node, Duration held) {
-                metrics.lockReleased(node, held);
-            }
+        watch = new ClusterWatch(
+                client,
+                index,
+                inventory,
+                quotas,
+                backends,
+                new ClusterWatch.NodeEvents() {
+                    @Override
+                    public void lockReleased(String node, Duration held) {
+                        metrics.lockReleased(node, held);
+                    }
 
-            @Override
-            public void undecodable(String resource) {
-                metrics.undecodable(resource);
-            }
+                    @Override
+                    public void undecodable(String resource) {
+                        metrics.undecodable(resource);
+                    }
 
-            @Override
-            public void gone(String node) {
-                metrics.forgetNode(node);
-                if (loop[0] != null) {
-                    loop[0].forget(node);
-                }
-            }
-        }, clock);
-        if (s.containerMetrics()) {
+                    @Override
+                    public void gone(String node) {
+                        nodeGone(node);
+                    }
+                },
+                clock);
+        if (s.metrics().containerMetrics()) {
             metrics.registerContainerGrants(watch::pods, backends);
         }
         LOG.info("informers synced: {} nodes with devices", index.nodeNames().size());
 
-        var ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-handshake").daemon().factory());
-        // A new leader answers the handshake at once rather than at the next period.
-        Leadership leadership = Leadership.start(client, s.leader(), clock, () -> ticker.execute(() -> {
-            if (loop[0] != null) {
-                loop[0].round();
-            }
-        }));
-        loop[0] = new HandshakeLoop(client, backends, inventory, watch::nodes, leadership, clock, CompositeObserver.handshake(metrics));
-        ticker.scheduleWithFixedDelay(() -> {
-            try {
-                loop[0].round();
-            } catch (RuntimeException e) {
-                LOG.error("handshake round failed", e);
-            }
-        }, 0, s.handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
+        // Phase 2: take part. A new leader answers the handshake at once rather than at the next period.
+        ticker = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("hami-handshake").daemon().factory());
+        leadership = Leadership.start(client, s.replica().leader(), clock, () -> ticker.execute(this::handshakeRound));
+        handshake = new HandshakeLoop(
+                client, backends, inventory, watch::nodes, leadership, clock, CompositeObserver.handshake(metrics));
+        var unused = ticker.scheduleWithFixedDelay(
+                this::handshakeRound, 0, s.replica().handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
 
-        var locks = new NodeLockClient(client, s.lockTimeout(), clock, new NodeLockClient.Cached(watch::node, watch::pod));
-        var extender = new Extender(index, quotas, backends, s.policy(), leadership, CompositeObserver.filter(metrics, events, filterObserver),
+        var policy = s.scheduling().policy();
+        var locks = new NodeLockClient(
+                client, s.scheduling().lockTimeout(), clock, new NodeLockClient.Cached(watch::node, watch::pod));
+        extender = new Extender(
+                index,
+                quotas,
+                backends,
+                policy,
+                leadership,
+                CompositeObserver.filter(metrics, events, filterObserver),
                 watch::locked);
-        var binder = new Binder(client, locks, index, quotas, backends, s.policy(), leadership, clock, CompositeObserver.bind(metrics, events, bindObserver),
-                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
-        var webhook = new WebhookHandler(new AdmissionRules(backends, s.schedulerName(), ns -> quotas.rooms(ns, null)), backends);
+        binder = new Binder(
+                client,
+                locks,
+                index,
+                quotas,
+                backends,
+                policy,
+                leadership,
+                clock,
+                CompositeObserver.bind(metrics, events, bindObserver),
+                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF),
+                watch.podsHorizon()::reached);
+        var webhook = new WebhookHandler(
+                new AdmissionRules(backends, s.scheduling().schedulerName(), ns -> quotas.rooms(ns, null)), backends);
         // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each
         // serves the webhook, and kube-scheduler reaches filter and bind in its own pod, not through the Service.
-        boolean readyWhenFollowing = s.leader() instanceof LeaderMode.Follow;
-        var routes = new SchedulerHttpServer.Routes(extender::filter, extender::prioritize, binder::bind, webhook,
+        boolean readyWhenFollowing = s.replica().leader() instanceof LeaderMode.Follow;
+        var routes = new SchedulerHttpServer.Routes(
+                extender::filter,
+                extender::prioritize,
+                binder::bind,
+                webhook,
                 () -> (readyWhenFollowing || leadership.getAsBoolean()) && watch.current());
-        var http = SchedulerHttpServer.start(s.httpBind(), s.certFile(), s.keyFile(), routes);
-        var metricsServer = s.metricsBind() == null ? null : MetricsServer.start(s.metricsBind(), metrics.exposition());
-        return new SchedulerApp(index, watch, leadership, ticker, http, extender, binder, loop[0], events, metricsServer);
+        http = SchedulerHttpServer.start(
+                s.http().bind(), s.http().certFile(), s.http().keyFile(), routes);
+        metricsServer = s.metrics().bind() == null
+                ? null
+                : MetricsServer.start(s.metrics().bind(), metrics.exposition());
+    }
+
+    /** A node left the cluster: its series and what the handshake remembers of it go. */
+    private void nodeGone(String node) {
+        metrics.forgetNode(node);
+        HandshakeLoop loop = handshake; // null while phase 1 runs: nothing remembered yet
+        if (loop != null) {
+            loop.forget(node);
+        }
+    }
+
+    private void handshakeRound() {
+        HandshakeLoop loop = handshake;
+        if (loop == null) {
+            return; // elected before the handshake was built; the first scheduled round follows at once
+        }
+        try {
+            loop.round();
+        } catch (RuntimeException e) {
+            LOG.error("handshake round failed", e);
+        }
     }
 
     public InetSocketAddress address() {

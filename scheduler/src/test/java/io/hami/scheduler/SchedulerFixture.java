@@ -40,12 +40,16 @@ public final class SchedulerFixture implements AutoCloseable {
     public SchedulerFixture(SchedulingPolicy policy) throws Exception {
         server = EmbeddedApiServer.start();
         client = server.newClient();
-        app = SchedulerApp.start(client, settings(policy, Duration.ofMinutes(5)), new PrometheusRegistry(), Clock.systemUTC());
+        app = SchedulerApp.start(
+                client, settings(policy, Duration.ofMinutes(5)), new PrometheusRegistry(), Clock.systemUTC());
     }
 
     public static SchedulerApp.Settings settings(SchedulingPolicy policy, Duration lockTimeout) {
-        return new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, "hami-scheduler", policy,
-                lockTimeout, DeviceConfig.DEFAULTS, new LeaderMode.Always(), Duration.ofHours(1), null, "test");
+        return new SchedulerApp.Settings(
+                new SchedulerApp.Settings.Http(new InetSocketAddress("127.0.0.1", 0)),
+                new SchedulerApp.Settings.Scheduling("hami-scheduler", policy, lockTimeout, DeviceConfig.DEFAULTS),
+                new SchedulerApp.Settings.Replica(new LeaderMode.Always(), Duration.ofHours(1)),
+                new SchedulerApp.Settings.Metrics(null, "test"));
     }
 
     public static DeviceInfo gpu(String id, int index, int memMiB) {
@@ -53,49 +57,76 @@ public final class SchedulerFixture implements AutoCloseable {
     }
 
     public Node nvidiaNode(String name, DeviceInfo... gpus) {
-        var node = new NodeBuilder().withNewMetadata().withName(name)
-                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpus))).endMetadata()
-                .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10))).endStatus().build();
+        var node = new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpus)))
+                .endMetadata()
+                .withNewStatus()
+                .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10)))
+                .endStatus()
+                .build();
         return client.nodes().resource(node).create();
     }
 
     public Node hcuNode(String name, DeviceInfo... hcus) {
-        var node = new NodeBuilder().withNewMetadata().withName(name)
-                .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcus))).endMetadata()
-                .withNewStatus().addToAllocatable("hygon.com/hcunum", new Quantity(String.valueOf(hcus.length * 10))).endStatus().build();
+        var node = new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcus)))
+                .endMetadata()
+                .withNewStatus()
+                .addToAllocatable("hygon.com/hcunum", new Quantity(String.valueOf(hcus.length * 10)))
+                .endStatus()
+                .build();
         return client.nodes().resource(node).create();
     }
 
     public Node mluNode(String name, int cards, int memUnitsPerCard) {
-        var node = new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+        var node = new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
                 .withNewStatus()
                 .addToCapacity("cambricon.com/mlu.smlu.vcore", new Quantity(String.valueOf(cards * 100)))
                 .addToCapacity("cambricon.com/mlu.smlu.vmemory", new Quantity(String.valueOf(cards * memUnitsPerCard)))
-                .endStatus().build();
+                .endStatus()
+                .build();
         return client.nodes().resource(node).create();
     }
 
     public Node mthreadsNode(String name, int gpus) {
-        var node = new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+        var node = new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
                 .withNewStatus()
                 .addToCapacity("mthreads.com/sgpu-core", new Quantity(String.valueOf(gpus * 16)))
                 .addToCapacity("mthreads.com/sgpu-memory", new Quantity(String.valueOf(gpus * 96)))
-                .endStatus().build();
+                .endStatus()
+                .build();
         return client.nodes().resource(node).create();
     }
 
     /** A node with NVIDIA GPUs and Hygon HCUs side by side. */
     public Node mixedNode(String name, DeviceInfo gpu, DeviceInfo hcu) {
-        var node = new NodeBuilder().withNewMetadata().withName(name)
+        var node = new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
                 .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpu)))
-                .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcu))).endMetadata()
-                .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("10"))
-                .addToAllocatable("hygon.com/hcunum", new Quantity("10")).endStatus().build();
+                .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcu)))
+                .endMetadata()
+                .withNewStatus()
+                .addToAllocatable("nvidia.com/gpu", new Quantity("10"))
+                .addToAllocatable("hygon.com/hcunum", new Quantity("10"))
+                .endStatus()
+                .build();
         return client.nodes().resource(node).create();
     }
 
     public void awaitNodes(String... names) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> app.index().nodeNames().containsAll(List.of(names)));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> app.index().nodeNames().containsAll(List.of(names)));
     }
 
     public static Container container(String name, String... resources) {
@@ -103,12 +134,26 @@ public final class SchedulerFixture implements AutoCloseable {
         for (int i = 0; i < resources.length; i += 2) {
             limits.put(resources[i], new Quantity(resources[i + 1]));
         }
-        return new ContainerBuilder().withName(name).withImage("busybox").withNewResources().withLimits(limits).endResources().build();
+        return new ContainerBuilder()
+                .withName(name)
+                .withImage("busybox")
+                .withNewResources()
+                .withLimits(limits)
+                .endResources()
+                .build();
     }
 
     public Pod pod(String name, Container... containers) {
-        var pod = new PodBuilder().withNewMetadata().withNamespace("default").withName(name).endMetadata()
-                .withNewSpec().withSchedulerName("hami-scheduler").withContainers(containers).endSpec().build();
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName("hami-scheduler")
+                .withContainers(containers)
+                .endSpec()
+                .build();
         return client.pods().inNamespace("default").resource(pod).create();
     }
 
@@ -118,13 +163,19 @@ public final class SchedulerFixture implements AutoCloseable {
 
     /** POSTs {@code json} to the scheduler and returns status and body. */
     public HttpResponse<String> post(String path, String json) throws Exception {
-        var req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.address().getPort() + path))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        var req = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + app.address().getPort() + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
         return http.send(req, HttpResponse.BodyHandlers.ofString());
     }
 
     public HttpResponse<String> getPath(String path) throws Exception {
-        var req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.address().getPort() + path)).GET().build();
+        var req = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + app.address().getPort() + path))
+                .GET()
+                .build();
         return http.send(req, HttpResponse.BodyHandlers.ofString());
     }
 

@@ -12,7 +12,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code hami annotation decode|encode}: read and write protocol annotation values by hand. */
-@Command(name = "annotation", mixinStandardHelpOptions = true,
+@Command(
+        name = "annotation",
+        mixinStandardHelpOptions = true,
         description = "Decode a protocol annotation value to canonical JSON, or encode JSON to the exact value.",
         subcommands = {AnnotationCommand.Decode.class, AnnotationCommand.Encode.class})
 public final class AnnotationCommand implements Runnable {
@@ -32,8 +34,12 @@ public final class AnnotationCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--key", required = true, paramLabel = "KEY",
-                description = "Annotation key, for example hami.io/node-nvidia-register or hami.io/vgpu-devices-allocated.")
+        @Option(
+                names = "--key",
+                required = true,
+                paramLabel = "KEY",
+                description =
+                        "Annotation key, for example hami.io/node-nvidia-register or hami.io/vgpu-devices-allocated.")
         String key;
 
         @Override
@@ -42,7 +48,8 @@ public final class AnnotationCommand implements Runnable {
             var catalog = new AnnotationCatalog(DeviceBackends.load(DeviceConfig.DEFAULTS));
             var kind = catalog.kindOf(key);
             if (kind.isEmpty()) {
-                err.println("hami annotation: unknown key \"" + key + "\"; known keys: " + String.join(", ", catalog.keys()));
+                err.println("hami annotation: unknown key \"" + key + "\"; known keys: "
+                        + String.join(", ", catalog.keys()));
                 return INVALID_INPUT;
             }
             try {
@@ -54,10 +61,13 @@ public final class AnnotationCommand implements Runnable {
             }
         }
 
-        abstract String convert(AnnotationKind kind) throws AnnotationFormatException, CanonicalJson.InvalidJsonException;
+        abstract String convert(AnnotationKind kind)
+                throws AnnotationFormatException, CanonicalJson.InvalidJsonException;
     }
 
-    @Command(name = "decode", mixinStandardHelpOptions = true,
+    @Command(
+            name = "decode",
+            mixinStandardHelpOptions = true,
             description = "Print the value of KEY as canonical JSON. Exit 2 with a one-line error when it is invalid.")
     static final class Decode extends KeyedCommand {
         @Option(names = "--value", required = true, paramLabel = "VALUE", description = "The annotation value.")
@@ -69,10 +79,16 @@ public final class AnnotationCommand implements Runnable {
         }
     }
 
-    @Command(name = "encode", mixinStandardHelpOptions = true,
+    @Command(
+            name = "encode",
+            mixinStandardHelpOptions = true,
             description = "Print the exact annotation value of KEY for canonical JSON (the output of decode).")
     static final class Encode extends KeyedCommand {
-        @Option(names = "--json", required = true, paramLabel = "JSON", description = "Canonical JSON, as decode prints it.")
+        @Option(
+                names = "--json",
+                required = true,
+                paramLabel = "JSON",
+                description = "Canonical JSON, as decode prints it.")
         String json;
 
         @Override

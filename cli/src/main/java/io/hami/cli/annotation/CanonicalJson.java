@@ -4,10 +4,8 @@ import io.hami.protocol.annotation.AnnotationKind;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.Handshake;
 import io.hami.protocol.codec.HandshakeCodec;
-import io.hami.protocol.codec.LegacyRegisterCodec;
 import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.codec.NodeLockCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.codec.UnixTimeCodec;
 import io.hami.protocol.device.ContainerDevice;
@@ -28,10 +26,11 @@ import tools.jackson.databind.node.ObjectNode;
  * a fixed order, times as text in the annotation's own format.
  */
 final class CanonicalJson {
-    private static final JsonMapper JSON = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
-    private CanonicalJson() {
-    }
+    private CanonicalJson() {}
 
     /** JSON given to encode that does not describe a value of the key's kind. */
     static final class InvalidJsonException extends Exception {
@@ -42,26 +41,28 @@ final class CanonicalJson {
 
     static String decode(AnnotationKind kind, String value) throws AnnotationFormatException {
         JsonNode out = switch (kind) {
-            case AnnotationKind.NodeRegister r -> registerJson(switch (r.format()) {
-                case JSON -> NvidiaRegisterCodec.decode(value);
-                case LEGACY -> LegacyRegisterCodec.decode(value);
-                case NONE -> throw new IllegalStateException("register key without a format");
-            });
+            case AnnotationKind.NodeRegister r -> registerJson(r.codec().decode(value));
             case AnnotationKind.PodDevicesKey p -> podJson(PodDevicesCodec.decode(value));
             case AnnotationKind.HandshakeKey h -> {
                 Handshake hs = HandshakeCodec.decode(value);
                 String encoded = HandshakeCodec.encode(hs);
-                yield JSON.createObjectNode().put("state", hs.state().name())
+                yield JSON.createObjectNode()
+                        .put("state", hs.state().name())
                         .put("time", encoded.substring(encoded.indexOf('_') + 1));
             }
             case AnnotationKind.NodeLockKey l -> {
                 NodeLock lock = NodeLockCodec.decode(value);
                 String time = NodeLockCodec.encode(new NodeLock(lock.time(), "", ""));
-                yield JSON.createObjectNode().put("time", time).put("namespace", lock.namespace()).put("name", lock.name());
+                yield JSON.createObjectNode()
+                        .put("time", time)
+                        .put("namespace", lock.namespace())
+                        .put("name", lock.name());
             }
             case AnnotationKind.UnixTimeKey t -> {
                 var instant = UnixTimeCodec.decode(value);
-                yield JSON.createObjectNode().put("unix", instant.getEpochSecond()).put("time", instant.toString());
+                yield JSON.createObjectNode()
+                        .put("unix", instant.getEpochSecond())
+                        .put("time", instant.toString());
             }
         };
         return JSON.writeValueAsString(out);
@@ -70,8 +71,15 @@ final class CanonicalJson {
     private static ArrayNode registerJson(List<DeviceInfo> devices) {
         ArrayNode arr = JSON.createArrayNode();
         for (DeviceInfo d : devices) {
-            arr.addObject().put("id", d.id()).put("index", d.index()).put("count", d.count()).put("devmem", d.devmem())
-                    .put("devcore", d.devcore()).put("type", d.type()).put("numa", d.numa()).put("mode", d.mode())
+            arr.addObject()
+                    .put("id", d.id())
+                    .put("index", d.index())
+                    .put("count", d.count())
+                    .put("devmem", d.devmem())
+                    .put("devcore", d.devcore())
+                    .put("type", d.type())
+                    .put("numa", d.numa())
+                    .put("mode", d.mode())
                     .put("health", d.health());
         }
         return arr;
@@ -82,7 +90,11 @@ final class CanonicalJson {
         for (List<ContainerDevice> container : pod.containers()) {
             ArrayNode c = arr.addArray();
             for (ContainerDevice d : container) {
-                c.addObject().put("uuid", d.uuid()).put("type", d.type()).put("usedmem", d.usedmem()).put("usedcores", d.usedcores());
+                c.addObject()
+                        .put("uuid", d.uuid())
+                        .put("type", d.type())
+                        .put("usedmem", d.usedmem())
+                        .put("usedcores", d.usedcores());
             }
         }
         return arr;
@@ -97,17 +109,14 @@ final class CanonicalJson {
         }
         try {
             return switch (kind) {
-                case AnnotationKind.NodeRegister r -> {
-                    var devices = registerDevices(root);
-                    yield r.format() == io.hami.protocol.spi.VendorKeys.RegisterFormat.JSON
-                            ? NvidiaRegisterCodec.encode(devices) : LegacyRegisterCodec.encode(devices);
-                }
+                case AnnotationKind.NodeRegister r -> r.codec().encode(registerDevices(root));
                 case AnnotationKind.PodDevicesKey p -> PodDevicesCodec.encode(podDevices(root));
                 case AnnotationKind.HandshakeKey h -> {
                     var o = object(root, "handshake", Set.of("state", "time"));
                     String state = text(o, "state", "handshake");
                     if (!state.equals("Requesting") && !state.equals("Reported")) {
-                        throw new InvalidJsonException("handshake state must be Requesting or Reported, got \"" + state + "\"");
+                        throw new InvalidJsonException(
+                                "handshake state must be Requesting or Reported, got \"" + state + "\"");
                     }
                     // Parsing the assembled value checks the time with the codec's own rules.
                     yield HandshakeCodec.encode(HandshakeCodec.decode(state + "_" + text(o, "time", "handshake")));
@@ -117,7 +126,8 @@ final class CanonicalJson {
                     String ns = text(o, "namespace", "lock");
                     String name = text(o, "name", "lock");
                     if (ns.isEmpty() != name.isEmpty()) {
-                        throw new InvalidJsonException("lock namespace and name must both be set, or both be empty (a legacy lock)");
+                        throw new InvalidJsonException(
+                                "lock namespace and name must both be set, or both be empty (a legacy lock)");
                     }
                     NodeLock time = NodeLockCodec.decode(text(o, "time", "lock"));
                     yield NodeLockCodec.encode(new NodeLock(time.time(), ns, name));
@@ -143,7 +153,9 @@ final class CanonicalJson {
         var devices = new ArrayList<DeviceInfo>();
         for (int i = 0; i < root.size(); i++) {
             String where = "device " + i;
-            var o = object(root.get(i), where,
+            var o = object(
+                    root.get(i),
+                    where,
                     Set.of("id", "index", "count", "devmem", "devcore", "type", "numa", "mode", "health"));
             int index = int32(o, "index", where);
             if (index < 0) {
@@ -153,8 +165,15 @@ final class CanonicalJson {
             if (health != null && !health.isBoolean()) {
                 throw new InvalidJsonException(where + ": health must be true or false");
             }
-            devices.add(new DeviceInfo(text(o, "id", where), index, int32(o, "count", where), int32(o, "devmem", where),
-                    int32(o, "devcore", where), text(o, "type", where), int32(o, "numa", where), text(o, "mode", where),
+            devices.add(new DeviceInfo(
+                    text(o, "id", where),
+                    index,
+                    int32(o, "count", where),
+                    int32(o, "devmem", where),
+                    int32(o, "devcore", where),
+                    text(o, "type", where),
+                    int32(o, "numa", where),
+                    text(o, "mode", where),
                     health != null && health.booleanValue()));
         }
         return devices;
@@ -174,8 +193,11 @@ final class CanonicalJson {
             for (int d = 0; d < container.size(); d++) {
                 String where = "container " + c + " device " + d;
                 var o = object(container.get(d), where, Set.of("uuid", "type", "usedmem", "usedcores"));
-                devices.add(new ContainerDevice(text(o, "uuid", where), text(o, "type", where),
-                        int32(o, "usedmem", where), int32(o, "usedcores", where)));
+                devices.add(new ContainerDevice(
+                        text(o, "uuid", where),
+                        text(o, "type", where),
+                        int32(o, "usedmem", where),
+                        int32(o, "usedcores", where)));
             }
             containers.add(devices);
         }
@@ -188,7 +210,8 @@ final class CanonicalJson {
         }
         for (String name : node.propertyNames()) {
             if (!allowed.contains(name)) {
-                throw new InvalidJsonException(where + ": unknown key \"" + name + "\" (known: " + String.join(", ", allowed.stream().sorted().toList()) + ")");
+                throw new InvalidJsonException(where + ": unknown key \"" + name + "\" (known: "
+                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
             }
         }
         return (ObjectNode) node;

@@ -11,13 +11,19 @@ import java.util.Map;
 record Cluster(List<Node> nodes, List<Pod> pods) {
 
     Cluster {
-        nodes = nodes.stream().sorted(Comparator.comparing(n -> n.getMetadata().getName())).toList();
-        pods = pods.stream().sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace())
-                .thenComparing(p -> p.getMetadata().getName())).toList();
+        nodes = nodes.stream()
+                .sorted(Comparator.comparing(n -> n.getMetadata().getName()))
+                .toList();
+        pods = pods.stream()
+                .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace())
+                        .thenComparing(p -> p.getMetadata().getName()))
+                .toList();
     }
 
     static Cluster read(KubernetesClient client) {
-        return new Cluster(client.nodes().list().getItems(), client.pods().inAnyNamespace().list().getItems());
+        return new Cluster(
+                client.nodes().list().getItems(),
+                client.pods().inAnyNamespace().list().getItems());
     }
 
     static String key(Pod pod) {

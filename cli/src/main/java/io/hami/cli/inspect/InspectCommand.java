@@ -18,7 +18,9 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code hami inspect nodes|pods}: what the scheduler sees in any cluster, read with one LIST of nodes and of pods. */
-@Command(name = "inspect", mixinStandardHelpOptions = true,
+@Command(
+        name = "inspect",
+        mixinStandardHelpOptions = true,
         description = "Show devices per node (capacity, allocation, health, handshake, lock) or allocations per pod.",
         subcommands = {InspectCommand.Nodes.class, InspectCommand.Pods.class})
 public final class InspectCommand {
@@ -37,10 +39,16 @@ public final class InspectCommand {
 
     /** The options both views share. */
     static final class Options {
-        @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig file. Default: in-cluster, then ~/.kube/config.")
+        @Option(
+                names = "--kubeconfig",
+                paramLabel = "FILE",
+                description = "Kubeconfig file. Default: in-cluster, then ~/.kube/config.")
         Path kubeconfig;
 
-        @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
+        @Option(
+                names = {"-o", "--output"},
+                paramLabel = "FORMAT",
+                defaultValue = "table",
                 description = "table or json. Default: ${DEFAULT-VALUE}.")
         Format output;
 
@@ -48,9 +56,14 @@ public final class InspectCommand {
         DeviceConfigOption deviceConfig;
     }
 
-    enum Format { table, json }
+    enum Format {
+        table,
+        json
+    }
 
-    @Command(name = "nodes", mixinStandardHelpOptions = true,
+    @Command(
+            name = "nodes",
+            mixinStandardHelpOptions = true,
             description = "One row per node and device: capacity, allocated memory and cores, sharing count, health, "
                     + "handshake state and node lock holder.")
     static final class Nodes implements Callable<Integer> {
@@ -76,7 +89,9 @@ public final class InspectCommand {
         }
     }
 
-    @Command(name = "pods", mixinStandardHelpOptions = true,
+    @Command(
+            name = "pods",
+            mixinStandardHelpOptions = true,
             description = "Pods that ask for managed devices or hold some: the devices of each container, whether the "
                     + "device plugin has served them, and the bind phase.")
     static final class Pods implements Callable<Integer> {
@@ -105,8 +120,10 @@ public final class InspectCommand {
             try {
                 return Cluster.read(client);
             } catch (KubernetesClientException e) {
-                spec.commandLine().getErr().println("hami inspect: cannot list nodes and pods at "
-                        + client.getConfiguration().getMasterUrl() + ": " + reason(e));
+                spec.commandLine()
+                        .getErr()
+                        .println("hami inspect: cannot list nodes and pods at "
+                                + client.getConfiguration().getMasterUrl() + ": " + reason(e));
                 return null;
             }
         } catch (IOException e) {
@@ -129,7 +146,8 @@ public final class InspectCommand {
 
     private static void print(CommandSpec spec, Format format, String table, ObjectNode json) {
         var out = spec.commandLine().getOut();
-        out.print(format == Format.json ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n" : table);
+        out.print(
+                format == Format.json ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n" : table);
         out.flush();
     }
 }

@@ -34,26 +34,22 @@ import tools.jackson.databind.node.ObjectNode;
 final class NodeReport {
 
     /** The node lock: {@code holder} is {@code namespace/name}, empty for a legacy lock, null when unreadable. */
-    record Lock(String value, String holder, Instant time, String error) {
-    }
+    record Lock(String value, String holder, Instant time, String error) {}
 
     /**
      * A vendor's handshake annotation: {@code absent}, {@code requested} (asked, within the answer time),
      * {@code unanswered} (asked longer ago than that) or {@code reported}. {@code askedAt} is set for the two
      * asking states when the time is readable.
      */
-    record Handshake(String state, String value, Instant askedAt) {
-    }
+    record Handshake(String state, String value, Instant askedAt) {}
 
     /**
      * @param handshake empty for a vendor without a handshake (Cambricon, Moore Threads)
      * @param withdrawn the vendor's health rule says the scheduler drops these devices now
      */
-    record Vendor(String vendor, Optional<Handshake> handshake, boolean withdrawn, List<DeviceUsage> devices) {
-    }
+    record Vendor(String vendor, Optional<Handshake> handshake, boolean withdrawn, List<DeviceUsage> devices) {}
 
-    record Entry(String name, Optional<Lock> lock, List<Vendor> vendors, List<String> failClosed) {
-    }
+    record Entry(String name, Optional<Lock> lock, List<Vendor> vendors, List<String> failClosed) {}
 
     private final List<Entry> entries;
     private final Instant now;
@@ -71,20 +67,25 @@ final class NodeReport {
         var entries = new ArrayList<Entry>();
         for (Node node : cluster.nodes()) {
             String name = node.getMetadata().getName();
-            var snapshot = index.snapshot(name).orElseThrow(() -> new IllegalStateException("node " + name + " not indexed"));
+            var snapshot =
+                    index.snapshot(name).orElseThrow(() -> new IllegalStateException("node " + name + " not indexed"));
             var vendors = new ArrayList<Vendor>();
             for (DeviceBackend b : backends.all()) {
                 List<DeviceUsage> devices = snapshot.view().devicesOf(b.vendor()).stream()
-                        .sorted(Comparator.comparingInt((DeviceUsage u) -> u.device().index())).toList();
+                        .sorted(Comparator.comparingInt(
+                                (DeviceUsage u) -> u.device().index()))
+                        .toList();
                 if (devices.isEmpty()) {
                     continue;
                 }
-                Optional<Handshake> handshake = b.keys().handshakeKey().map(k -> handshake(Cluster.annotations(node).get(k), now));
+                Optional<Handshake> handshake = b.keys()
+                        .handshakeKey()
+                        .map(k -> handshake(Cluster.annotations(node).get(k), now));
                 boolean withdrawn = !b.checkHealth(node, now, HealthMemory.NONE).healthy();
                 vendors.add(new Vendor(b.vendor(), handshake, withdrawn, devices));
             }
-            entries.add(new Entry(name, lock(Cluster.annotations(node).get(ProtocolKeys.NODE_LOCK)), vendors,
-                    snapshot.failClosed()));
+            entries.add(new Entry(
+                    name, lock(Cluster.annotations(node).get(ProtocolKeys.NODE_LOCK)), vendors, snapshot.failClosed()));
         }
         return new NodeReport(entries, now);
     }
@@ -120,8 +121,9 @@ final class NodeReport {
         return new Handshake(expired ? "unanswered" : "requested", value, asked);
     }
 
-    static final String[] HEADERS = {"NODE", "VENDOR", "INDEX", "DEVICE", "TYPE", "HEALTH", "SHARED", "MEMORY(MiB)",
-            "CORES", "HANDSHAKE", "LOCK"};
+    static final String[] HEADERS = {
+        "NODE", "VENDOR", "INDEX", "DEVICE", "TYPE", "HEALTH", "SHARED", "MEMORY(MiB)", "CORES", "HANDSHAKE", "LOCK"
+    };
 
     String table() {
         var table = new Table(HEADERS);
@@ -136,13 +138,26 @@ final class NodeReport {
                 for (DeviceUsage u : v.devices()) {
                     DeviceInfo d = u.device();
                     String health = v.withdrawn() ? "withdrawn" : d.health() ? "healthy" : "unhealthy";
-                    table.row(e.name(), v.vendor(), Integer.toString(d.index()), d.id(), d.type(), health,
-                            u.used() + "/" + d.count(), u.usedmem() + "/" + d.devmem(), u.usedcores() + "/" + d.devcore(),
-                            handshake, lock);
+                    table.row(
+                            e.name(),
+                            v.vendor(),
+                            Integer.toString(d.index()),
+                            d.id(),
+                            d.type(),
+                            health,
+                            u.used() + "/" + d.count(),
+                            u.usedmem() + "/" + d.devmem(),
+                            u.usedcores() + "/" + d.devcore(),
+                            handshake,
+                            lock);
                 }
             }
-            e.failClosed().forEach(reason -> notes.append("node ").append(e.name()).append(" fails closed: ")
-                    .append(reason).append('\n'));
+            e.failClosed()
+                    .forEach(reason -> notes.append("node ")
+                            .append(e.name())
+                            .append(" fails closed: ")
+                            .append(reason)
+                            .append('\n'));
         }
         return notes.isEmpty() ? table.render() : table.render() + "\n" + notes;
     }
@@ -157,7 +172,8 @@ final class NodeReport {
 
     private String handshakeCell(Handshake h) {
         return switch (h.state()) {
-            case "requested", "unanswered" -> h.askedAt() == null ? h.state() : h.state() + " " + age(h.askedAt()) + " ago";
+            case "requested", "unanswered" ->
+                h.askedAt() == null ? h.state() : h.state() + " " + age(h.askedAt()) + " ago";
             default -> h.state();
         };
     }
@@ -179,7 +195,8 @@ final class NodeReport {
                 if (l.holder() == null) {
                     lock.putNull("holder").putNull("time").putNull("ageSeconds").put("error", l.error());
                 } else {
-                    lock.put("holder", l.holder().isEmpty() ? null : l.holder()).put("time", l.time().toString())
+                    lock.put("holder", l.holder().isEmpty() ? null : l.holder())
+                            .put("time", l.time().toString())
                             .put("ageSeconds", Duration.between(l.time(), now).toSeconds());
                 }
             } else {
@@ -190,11 +207,16 @@ final class NodeReport {
                 ObjectNode vendor = vendors.addObject().put("vendor", v.vendor());
                 if (v.handshake().isPresent()) {
                     Handshake h = v.handshake().get();
-                    ObjectNode hs = vendor.putObject("handshake").put("state", h.state()).put("value", h.value());
+                    ObjectNode hs = vendor.putObject("handshake")
+                            .put("state", h.state())
+                            .put("value", h.value());
                     if (h.askedAt() == null) {
                         hs.putNull("askedAt").putNull("ageSeconds");
                     } else {
-                        hs.put("askedAt", h.askedAt().toString()).put("ageSeconds", Duration.between(h.askedAt(), now).toSeconds());
+                        hs.put("askedAt", h.askedAt().toString())
+                                .put(
+                                        "ageSeconds",
+                                        Duration.between(h.askedAt(), now).toSeconds());
                     }
                 } else {
                     vendor.putNull("handshake");
@@ -203,11 +225,19 @@ final class NodeReport {
                 ArrayNode devices = vendor.putArray("devices");
                 for (DeviceUsage u : v.devices()) {
                     DeviceInfo d = u.device();
-                    devices.addObject().put("index", d.index()).put("id", d.id()).put("type", d.type())
-                            .put("health", d.health()).put("numa", d.numa()).put("mode", d.mode())
-                            .put("count", d.count()).put("used", u.used())
-                            .put("memoryMiB", d.devmem()).put("usedMemoryMiB", u.usedmem())
-                            .put("cores", d.devcore()).put("usedCores", u.usedcores());
+                    devices.addObject()
+                            .put("index", d.index())
+                            .put("id", d.id())
+                            .put("type", d.type())
+                            .put("health", d.health())
+                            .put("numa", d.numa())
+                            .put("mode", d.mode())
+                            .put("count", d.count())
+                            .put("used", u.used())
+                            .put("memoryMiB", d.devmem())
+                            .put("usedMemoryMiB", u.usedmem())
+                            .put("cores", d.devcore())
+                            .put("usedCores", u.usedcores());
                 }
             }
             ArrayNode failClosed = n.putArray("failClosed");

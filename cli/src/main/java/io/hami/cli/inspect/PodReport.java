@@ -30,16 +30,19 @@ final class PodReport {
      * container is still there, {@code done} once the device plugin consumed it, null without a to-allocate
      * annotation.
      */
-    record Grant(String vendor, ContainerDevice device, String allocate) {
-    }
+    record Grant(String vendor, ContainerDevice device, String allocate) {}
 
-    record ContainerEntry(String name, List<Grant> grants) {
-    }
+    record ContainerEntry(String name, List<Grant> grants) {}
 
     /** @param problems allocation annotations that do not decode, with the reason */
-    record Entry(String namespace, String name, String node, String phase, String bindPhase,
-                 List<ContainerEntry> containers, List<String> problems) {
-    }
+    record Entry(
+            String namespace,
+            String name,
+            String node,
+            String phase,
+            String bindPhase,
+            List<ContainerEntry> containers,
+            List<String> problems) {}
 
     private final List<Entry> entries;
 
@@ -51,9 +54,12 @@ final class PodReport {
         var entries = new ArrayList<Entry>();
         for (Pod pod : cluster.pods()) {
             Map<String, String> annotations = Cluster.annotations(pod);
-            boolean allocated = backends.all().stream().anyMatch(b -> annotations.containsKey(b.keys().allocatedKey())
-                    || annotations.containsKey(b.keys().toAllocateKey()));
-            if (!allocated && !annotations.containsKey(ProtocolKeys.BIND_PHASE) && PodRequest.of(pod, backends).isEmpty()) {
+            boolean allocated = backends.all().stream()
+                    .anyMatch(b -> annotations.containsKey(b.keys().allocatedKey())
+                            || annotations.containsKey(b.keys().toAllocateKey()));
+            if (!allocated
+                    && !annotations.containsKey(ProtocolKeys.BIND_PHASE)
+                    && PodRequest.of(pod, backends).isEmpty()) {
                 continue;
             }
             entries.add(entry(pod, annotations, backends));
@@ -82,7 +88,8 @@ final class PodReport {
                     names.add("#" + grants.size());
                     grants.add(new ArrayList<>());
                 }
-                boolean waiting = i < toAllocate.containers().size() && !toAllocate.containers().get(i).isEmpty();
+                boolean waiting = i < toAllocate.containers().size()
+                        && !toAllocate.containers().get(i).isEmpty();
                 String allocate = !tracked ? null : waiting ? "waiting" : "done";
                 for (ContainerDevice d : allocated.containers().get(i)) {
                     grants.get(i).add(new Grant(b.vendor(), d, allocate));
@@ -98,8 +105,14 @@ final class PodReport {
             node = annotations.get(ProtocolKeys.VGPU_NODE);
         }
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return new Entry(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, phase,
-                annotations.get(ProtocolKeys.BIND_PHASE), containers, problems);
+        return new Entry(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                node,
+                phase,
+                annotations.get(ProtocolKeys.BIND_PHASE),
+                containers,
+                problems);
     }
 
     private static PodDevices decode(String value) throws AnnotationFormatException {
@@ -110,7 +123,8 @@ final class PodReport {
     private static List<String> containerNames(Pod pod) {
         var names = new ArrayList<String>();
         if (pod.getSpec() != null) {
-            for (List<Container> list : Arrays.asList(pod.getSpec().getInitContainers(), pod.getSpec().getContainers())) {
+            for (List<Container> list : Arrays.asList(
+                    pod.getSpec().getInitContainers(), pod.getSpec().getContainers())) {
                 if (list != null) {
                     list.forEach(c -> names.add(c.getName()));
                 }
@@ -119,8 +133,19 @@ final class PodReport {
         return names;
     }
 
-    static final String[] HEADERS = {"NAMESPACE", "POD", "NODE", "PHASE", "BIND-PHASE", "CONTAINER", "VENDOR", "DEVICE",
-            "MEMORY(MiB)", "CORES", "ALLOCATE"};
+    static final String[] HEADERS = {
+        "NAMESPACE",
+        "POD",
+        "NODE",
+        "PHASE",
+        "BIND-PHASE",
+        "CONTAINER",
+        "VENDOR",
+        "DEVICE",
+        "MEMORY(MiB)",
+        "CORES",
+        "ALLOCATE"
+    };
 
     String table() {
         var table = new Table(HEADERS);
@@ -133,15 +158,31 @@ final class PodReport {
             for (ContainerEntry c : e.containers()) {
                 for (Grant g : c.grants()) {
                     any = true;
-                    table.row(e.namespace(), e.name(), node, phase, bindPhase, c.name(), g.vendor(), g.device().uuid(),
-                            Integer.toString(g.device().usedmem()), Integer.toString(g.device().usedcores()), dash(g.allocate()));
+                    table.row(
+                            e.namespace(),
+                            e.name(),
+                            node,
+                            phase,
+                            bindPhase,
+                            c.name(),
+                            g.vendor(),
+                            g.device().uuid(),
+                            Integer.toString(g.device().usedmem()),
+                            Integer.toString(g.device().usedcores()),
+                            dash(g.allocate()));
                 }
             }
             if (!any) {
                 table.row(e.namespace(), e.name(), node, phase, bindPhase, "-", "-", "-", "-", "-", "-");
             }
-            e.problems().forEach(p -> notes.append("pod ").append(e.namespace()).append('/').append(e.name())
-                    .append(": unreadable allocation: ").append(p).append('\n'));
+            e.problems()
+                    .forEach(p -> notes.append("pod ")
+                            .append(e.namespace())
+                            .append('/')
+                            .append(e.name())
+                            .append(": unreadable allocation: ")
+                            .append(p)
+                            .append('\n'));
         }
         return notes.isEmpty() ? table.render() : table.render() + "\n" + notes;
     }
@@ -154,14 +195,21 @@ final class PodReport {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         ArrayNode pods = root.putArray("pods");
         for (Entry e : entries) {
-            ObjectNode p = pods.addObject().put("namespace", e.namespace()).put("name", e.name()).put("node", e.node())
-                    .put("phase", e.phase()).put("bindPhase", e.bindPhase());
+            ObjectNode p = pods.addObject()
+                    .put("namespace", e.namespace())
+                    .put("name", e.name())
+                    .put("node", e.node())
+                    .put("phase", e.phase())
+                    .put("bindPhase", e.bindPhase());
             ArrayNode containers = p.putArray("containers");
             for (ContainerEntry c : e.containers()) {
                 ArrayNode devices = containers.addObject().put("name", c.name()).putArray("devices");
                 for (Grant g : c.grants()) {
-                    devices.addObject().put("vendor", g.vendor()).put("uuid", g.device().uuid())
-                            .put("memoryMiB", g.device().usedmem()).put("cores", g.device().usedcores())
+                    devices.addObject()
+                            .put("vendor", g.vendor())
+                            .put("uuid", g.device().uuid())
+                            .put("memoryMiB", g.device().usedmem())
+                            .put("cores", g.device().usedcores())
                             .put("allocate", g.allocate());
                 }
             }

@@ -16,7 +16,8 @@ final class Table {
 
     void row(String... cells) {
         if (cells.length != headers.size()) {
-            throw new IllegalArgumentException("row has " + cells.length + " cells, the table " + headers.size() + " columns");
+            throw new IllegalArgumentException(
+                    "row has " + cells.length + " cells, the table " + headers.size() + " columns");
         }
         rows.add(List.of(cells));
     }

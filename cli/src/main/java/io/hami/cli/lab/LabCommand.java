@@ -22,14 +22,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hami lab}: the whole system on mock hardware, driven by a scenario. */
-@Command(name = "lab", mixinStandardHelpOptions = true,
-        description = {"Run a scenario on mock hardware: an embedded API server, the real scheduler, real device plugins on "
-                + "C mock libraries, simulated kubelets and kube-scheduler. Prints progress and a summary, writes an HTML "
-                + "report, and exits 1 when an invariant fails.",
-                "With --control-plane kubernetes, a real etcd, kube-apiserver and kube-scheduler (built once by "
-                + "scripts/control-plane.sh) replace the embedded API server and the simulated kube-scheduler; the API "
-                + "server calls the webhook.",
-                "Bundled scenarios: default, faults, scale."},
+@Command(
+        name = "lab",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run a scenario on mock hardware: an embedded API server, the real scheduler, real device plugins on "
+                    + "C mock libraries, simulated kubelets and kube-scheduler. Prints progress and a summary, writes an HTML "
+                    + "report, and exits 1 when an invariant fails.",
+            "With --control-plane kubernetes, a real etcd, kube-apiserver and kube-scheduler (built once by "
+                    + "scripts/control-plane.sh) replace the embedded API server and the simulated kube-scheduler; the API "
+                    + "server calls the webhook.",
+            "Bundled scenarios: default, faults, scale."
+        },
         subcommands = LabApiServerCommand.class)
 public final class LabCommand implements Callable<Integer> {
     private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
@@ -37,27 +41,41 @@ public final class LabCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", defaultValue = "default", paramLabel = "SCENARIO",
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            defaultValue = "default",
+            paramLabel = "SCENARIO",
             description = "A bundled scenario name or a scenario file. Default: ${DEFAULT-VALUE}.")
     String scenario;
 
-    @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "lab-reports",
+    @Option(
+            names = "--report-dir",
+            paramLabel = "DIR",
+            defaultValue = "lab-reports",
             description = "Where the HTML report and the components' log go. Default: ${DEFAULT-VALUE}.")
     Path reportDir;
 
     @Option(names = "--seed", paramLabel = "N", description = "Seed of every random choice; default: the scenario's.")
     Long seed;
 
-    @Option(names = "--pod-scale", paramLabel = "FACTOR",
+    @Option(
+            names = "--pod-scale",
+            paramLabel = "FACTOR",
             description = "Multiply every workload's pod count, for a quicker run (at least one pod each).")
     Double podScale;
 
-    @Option(names = "--control-plane", paramLabel = "KIND", defaultValue = "embedded",
-            description = {"embedded: the in-process API server and a simulated kube-scheduler (default).",
-                    "kubernetes: etcd, kube-apiserver and kube-scheduler of the pinned Kubernetes release on 127.0.0.1, with "
-                            + "deploy/'s kube-scheduler configuration and webhook registration; their logs go next to the "
-                            + "report. Needs the binaries of scripts/control-plane.sh (or HAMI_CONTROL_PLANE_BIN); runs one "
-                            + "scheduler replica and no api-write-errors faults."})
+    @Option(
+            names = "--control-plane",
+            paramLabel = "KIND",
+            defaultValue = "embedded",
+            description = {
+                "embedded: the in-process API server and a simulated kube-scheduler (default).",
+                "kubernetes: etcd, kube-apiserver and kube-scheduler of the pinned Kubernetes release on 127.0.0.1, with "
+                        + "deploy/'s kube-scheduler configuration and webhook registration; their logs go next to the "
+                        + "report. Needs the binaries of scripts/control-plane.sh (or HAMI_CONTROL_PLANE_BIN); runs one "
+                        + "scheduler replica and no api-write-errors faults."
+            })
     String controlPlane;
 
     @Override
@@ -104,7 +122,9 @@ public final class LabCommand implements Callable<Integer> {
             System.err.println("hami lab: " + e.getMessage() + " (see " + log + ")");
             return 1;
         } catch (IllegalStateException e) {
-            if (kind == ControlPlaneKind.EMBEDDED || e.getMessage() == null || !e.getMessage().startsWith("control plane:")) {
+            if (kind == ControlPlaneKind.EMBEDDED
+                    || e.getMessage() == null
+                    || !e.getMessage().startsWith("control plane:")) {
                 throw e;
             }
             // The control plane could not be started (no binaries, a process that exited): its message says why.

@@ -22,7 +22,8 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {
-        if (defers(System.getProperty("logback.configurationFile"),
+        if (defers(
+                System.getProperty("logback.configurationFile"),
                 StderrLogging.class.getClassLoader().getResource("logback-test.xml") != null)) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }

@@ -12,8 +12,11 @@ import picocli.CommandLine.Option;
 public final class DeviceConfigOption {
     private static final Logger LOG = LoggerFactory.getLogger(DeviceConfigOption.class);
 
-    @Option(names = "--device-config-file", paramLabel = "FILE",
-            description = "Upstream-compatible device-config.yaml (resource names and defaults per vendor). Default: built-in defaults.")
+    @Option(
+            names = "--device-config-file",
+            paramLabel = "FILE",
+            description =
+                    "Upstream-compatible device-config.yaml (resource names and defaults per vendor). Default: built-in defaults.")
     Path file;
 
     /** The configuration, its warnings logged. */

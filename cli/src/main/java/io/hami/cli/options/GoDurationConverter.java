@@ -23,16 +23,18 @@ public final class GoDurationConverter implements CommandLine.ITypeConverter<Dur
         int end = 0;
         while (m.find() && m.start() == end) {
             long n = Long.parseLong(m.group(1));
-            total = total.plus(switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            });
+            total = total.plus(
+                    switch (m.group(2)) {
+                        case "ms" -> Duration.ofMillis(n);
+                        case "s" -> Duration.ofSeconds(n);
+                        case "m" -> Duration.ofMinutes(n);
+                        default -> Duration.ofHours(n);
+                    });
             end = m.end();
         }
         if (end == 0 || end != value.length()) {
-            throw new CommandLine.TypeConversionException("invalid duration \"" + value + "\", want for example 5m, 30s or 1h30m");
+            throw new CommandLine.TypeConversionException(
+                    "invalid duration \"" + value + "\", want for example 5m, 30s or 1h30m");
         }
         return total;
     }

@@ -21,7 +21,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code hami plugin}: the device plugin of one vendor on this node. */
-@Command(name = "plugin", mixinStandardHelpOptions = true,
+@Command(
+        name = "plugin",
+        mixinStandardHelpOptions = true,
         description = "Run the device plugin of one vendor on this node (kubelet device-plugin API v1beta1).")
 public final class PluginCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(PluginCommand.class);
@@ -29,54 +31,99 @@ public final class PluginCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--backend", required = true, paramLabel = "VENDOR", description = "nvidia, cambricon, mthreads or hygon.")
+    @Option(
+            names = "--backend",
+            required = true,
+            paramLabel = "VENDOR",
+            completionCandidates = Backends.class,
+            description = "The vendor, one of the node modules on the class path: ${COMPLETION-CANDIDATES}.")
     String backend;
+
+    /** The {@code --backend} names of the vendors' node modules found on the class path. */
+    static final class Backends implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return io.hami.plugin.vendor.VendorPlugins.load().names().iterator();
+        }
+    }
 
     @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name. Default: env NODE_NAME.")
     String nodeName;
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig file. Default: in-cluster, then ~/.kube/config.")
+    @Option(
+            names = "--kubeconfig",
+            paramLabel = "FILE",
+            description = "Kubeconfig file. Default: in-cluster, then ~/.kube/config.")
     Path kubeconfig;
 
-    @Option(names = "--device-plugin-dir", paramLabel = "DIR",
+    @Option(
+            names = "--device-plugin-dir",
+            paramLabel = "DIR",
             description = "Directory of kubelet.sock and the plugin sockets. Default: /var/lib/kubelet/device-plugins.")
     Path devicePluginDir = PluginApp.Settings.DEFAULT_DEVICE_PLUGIN_DIR;
 
-    @Option(names = "--library", paramLabel = "PATH",
-            description = "Vendor library file, or a directory holding it under its SONAME. Default: the SONAME, found by the dynamic linker.")
+    @Option(
+            names = "--library",
+            paramLabel = "PATH",
+            description =
+                    "Vendor library file, or a directory holding it under its SONAME. Default: the SONAME, found by the dynamic linker.")
     Path library;
 
     @Mixin
     DeviceConfigOption deviceConfig;
 
-    @Option(names = "--device-split-count", paramLabel = "N", description = "Tasks that may share one device. Default: the device config (NVIDIA 10), HCU 4.")
+    @Option(
+            names = "--device-split-count",
+            paramLabel = "N",
+            description = "Tasks that may share one device. Default: the device config (NVIDIA 10), HCU 4.")
     Integer splitCount;
 
-    @Option(names = "--device-memory-scaling", paramLabel = "X", description = "Memory advertised per device as a multiple of the real size. Default: 1.")
+    @Option(
+            names = "--device-memory-scaling",
+            paramLabel = "X",
+            description = "Memory advertised per device as a multiple of the real size. Default: 1.")
     Double memoryScaling;
 
-    @Option(names = "--device-core-scaling", paramLabel = "X", description = "Cores advertised per device as a multiple of 100. Default: 1.")
+    @Option(
+            names = "--device-core-scaling",
+            paramLabel = "X",
+            description = "Cores advertised per device as a multiple of 100. Default: 1.")
     Double coreScaling;
 
-    @Option(names = "--node-config-file", paramLabel = "FILE",
-            description = "Upstream's per-node config.json ({\"nodeconfig\":[{\"name\":...}]}); the entry for this node overrides the values above. Default: /config/config.json when present.")
+    @Option(
+            names = "--node-config-file",
+            paramLabel = "FILE",
+            description =
+                    "Upstream's per-node config.json ({\"nodeconfig\":[{\"name\":...}]}); the entry for this node overrides the values above. Default: /config/config.json when present.")
     Path nodeConfigFile;
 
-    @Option(names = "--host-root", paramLabel = "DIR", description = "Root of the host's device nodes and HAMi-core folders (for tests). Default: /.")
+    @Option(
+            names = "--host-root",
+            paramLabel = "DIR",
+            description = "Root of the host's device nodes and HAMi-core folders (for tests). Default: /.")
     Path hostRoot;
 
     @Override
     public Integer call() throws Exception {
         String node = nodeName != null ? nodeName : System.getenv("NODE_NAME");
-        var sharing = new Sharing(splitCount == null ? OptionalInt.empty() : OptionalInt.of(splitCount),
+        var sharing = new Sharing(
+                splitCount == null ? OptionalInt.empty() : OptionalInt.of(splitCount),
                 memoryScaling == null ? OptionalDouble.empty() : OptionalDouble.of(memoryScaling),
                 coreScaling == null ? OptionalDouble.empty() : OptionalDouble.of(coreScaling));
         Path perNode = nodeConfigFile != null ? nodeConfigFile : Path.of("/config/config.json");
         if (node != null && Files.isReadable(perNode)) {
             sharing = sharing.overriddenBy(NodeConfigFile.read(perNode, node));
         }
-        var settings = new PluginApp.Settings(backend, node, kubeconfig, devicePluginDir, library, deviceConfig.load(), sharing,
-                hostRoot == null ? HostPaths.DEFAULTS : HostPaths.under(hostRoot), Timings.DEFAULTS);
+        var settings = new PluginApp.Settings(
+                backend,
+                node,
+                kubeconfig,
+                devicePluginDir,
+                library,
+                deviceConfig.load(),
+                sharing,
+                hostRoot == null ? HostPaths.DEFAULTS : HostPaths.under(hostRoot),
+                Timings.DEFAULTS);
         PluginApp app;
         try {
             app = PluginApp.start(settings);

@@ -2,6 +2,7 @@ package io.hami.cli.plugin;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -17,7 +18,7 @@ import io.hami.plugin.kubeletapi.ListAndWatchResponse;
 import io.hami.plugin.kubeletapi.RegisterRequest;
 import io.hami.plugin.kubeletapi.RegistrationGrpc;
 import io.hami.plugin.server.UnixSockets;
-import io.grpc.ManagedChannel;
+import io.hami.plugin.vendor.VendorPlugins;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,59 +42,104 @@ import picocli.CommandLine.Spec;
  * plugin has settled, and stops it with SIGTERM, on which that JVM writes its cache. So the cache holds what a
  * plugin loads from start to registered and publishing, and nothing of the lab or the scheduler.
  */
-@Command(name = "plugin-training", hidden = true, mixinStandardHelpOptions = true,
-        description = "The AOT cache's training run of one device plugin on mock hardware (deploy/docker/aot-cache.sh).")
+@Command(
+        name = "plugin-training",
+        hidden = true,
+        mixinStandardHelpOptions = true,
+        description =
+                "The AOT cache's training run of one device plugin on mock hardware (deploy/docker/aot-cache.sh).")
 public final class PluginTrainingCommand implements Callable<Integer> {
     static final String NODE = "aot-training";
     /** After the last resource listed: the register annotation, handshake and first health poll happen meanwhile. */
     private static final long SETTLE_MS = 3_000;
+
     private static final long REGISTER_TIMEOUT_S = 120;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--backend", paramLabel = "VENDOR", description = "nvidia, cambricon, mthreads or hygon. Default: nvidia.")
+    @Option(
+            names = "--backend",
+            paramLabel = "VENDOR",
+            completionCandidates = PluginCommand.Backends.class,
+            description =
+                    "The vendor, one of the node modules on the class path: ${COMPLETION-CANDIDATES}. Default: nvidia.")
     String backend = "nvidia";
 
-    @Option(names = "--work-dir", paramLabel = "DIR", description = "Where the mock hardware, sockets and logs go. Default: a new temporary folder.")
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
+            description = "Where the mock hardware, sockets and logs go. Default: a new temporary folder.")
     Path workDir;
 
-    @Parameters(arity = "1..*", paramLabel = "COMMAND",
-            description = "The training JVM's command up to the hami subcommand, e.g. java -XX:AOTCacheOutput=hami.aot -jar hami.jar.")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "COMMAND",
+            description =
+                    "The training JVM's command up to the hami subcommand, e.g. java -XX:AOTCacheOutput=hami.aot -jar hami.jar.")
     List<String> command;
 
     @Override
     public Integer call() throws Exception {
         Vendor vendor = vendor(backend);
-        Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("hami-plugin-training");
+        Path work =
+                workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("hami-plugin-training");
         var group = new DeviceGroup(vendor, model(vendor), 2, 16384, 1, vendor == Vendor.HYGON ? 4 : 10);
         var node = new NodeSpec(NODE, 0, new NodeGroup(NODE, 1, false, List.of(group)));
         Path dp = Files.createDirectories(work.resolve("dp"));
-        try (EmbeddedApiServer api = EmbeddedApiServer.start(); KubernetesClient client = api.newClient();
-             Kubelet kubelet = new Kubelet(dp)) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
+        try (EmbeddedApiServer api = EmbeddedApiServer.start();
+                KubernetesClient client = api.newClient();
+                Kubelet kubelet = new Kubelet(dp)) {
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(NODE)
+                            .endMetadata()
+                            .build())
+                    .create();
             Path kubeconfig = api.writeKubeconfig(work.resolve("kubeconfig"));
             NodeHardware hardware = NodeHardware.create(work.resolve("hardware"), node, group);
             List<String> run = new ArrayList<>(command);
-            run.addAll(List.of("plugin", "--backend", vendor.yamlName(), "--node-name", NODE, "--kubeconfig", kubeconfig.toString(),
-                    "--device-plugin-dir", dp.toString(), "--library", hardware.dir().toString(),
-                    "--host-root", work.resolve("host").toString()));
+            run.addAll(List.of(
+                    "plugin",
+                    "--backend",
+                    vendor.yamlName(),
+                    "--node-name",
+                    NODE,
+                    "--kubeconfig",
+                    kubeconfig.toString(),
+                    "--device-plugin-dir",
+                    dp.toString(),
+                    "--library",
+                    hardware.dir().toString(),
+                    "--host-root",
+                    work.resolve("host").toString()));
             Path log = work.resolve("plugin.log");
-            Process plugin = new ProcessBuilder(run).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process plugin = new ProcessBuilder(run)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             try {
                 if (!kubelet.awaitListed(plugin, TimeUnit.SECONDS.toNanos(REGISTER_TIMEOUT_S))) {
-                    spec.commandLine().getErr().println("hami plugin-training: the " + vendor.yamlName() + " plugin did not "
-                            + "register and list its devices within " + REGISTER_TIMEOUT_S + " s; its log: " + log);
+                    spec.commandLine()
+                            .getErr()
+                            .println("hami plugin-training: the " + vendor.yamlName() + " plugin did not "
+                                    + "register and list its devices within " + REGISTER_TIMEOUT_S + " s; its log: "
+                                    + log);
                     return 1;
                 }
                 Thread.sleep(SETTLE_MS);
                 if (!plugin.isAlive()) {
-                    spec.commandLine().getErr().println("hami plugin-training: the plugin stopped (exit " + plugin.exitValue()
-                            + "); its log: " + log);
+                    spec.commandLine()
+                            .getErr()
+                            .println("hami plugin-training: the plugin stopped (exit " + plugin.exitValue()
+                                    + "); its log: " + log);
                     return 1;
                 }
-                spec.commandLine().getOut().println("plugin-training: " + vendor.yamlName() + " registered "
-                        + kubelet.resources + "; stopping it");
+                spec.commandLine()
+                        .getOut()
+                        .println("plugin-training: " + vendor.yamlName() + " registered " + kubelet.resources
+                                + "; stopping it");
             } finally {
                 plugin.destroy();
                 // The training JVM writes its cache on the way out: give it time.
@@ -105,13 +151,15 @@ public final class PluginTrainingCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The lab's mock hardware for {@code name}, which must be the {@code --backend} of a node module present. */
     static Vendor vendor(String name) {
+        VendorPlugins.load().byName(name);
         for (Vendor v : Vendor.values()) {
             if (v.yamlName().equals(name)) {
                 return v;
             }
         }
-        throw new IllegalArgumentException("unknown backend " + name + "; one of nvidia, cambricon, mthreads, hygon");
+        throw new IllegalArgumentException("backend " + name + " has no mock hardware in the lab to train on");
     }
 
     /** A model each vendor's backend knows. */
@@ -139,41 +187,43 @@ public final class PluginTrainingCommand implements Callable<Integer> {
         Kubelet(Path dir) throws IOException {
             this.dir = dir;
             server = sockets.server(dir.resolve("kubelet.sock"), new RegistrationGrpc.RegistrationImplBase() {
-                @Override
-                public void register(RegisterRequest request, StreamObserver<Empty> response) {
-                    try {
-                        connect(request);
-                        response.onNext(Empty.getDefaultInstance());
-                        response.onCompleted();
-                    } catch (RuntimeException e) {
-                        response.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asException());
-                    }
-                }
-            }).start();
+                        @Override
+                        public void register(RegisterRequest request, StreamObserver<Empty> response) {
+                            try {
+                                connect(request);
+                                response.onNext(Empty.getDefaultInstance());
+                                response.onCompleted();
+                            } catch (RuntimeException e) {
+                                response.onError(Status.UNAVAILABLE
+                                        .withDescription(e.getMessage())
+                                        .asException());
+                            }
+                        }
+                    })
+                    .start();
         }
 
         private void connect(RegisterRequest request) {
             String resource = request.getResourceName();
             ManagedChannel channel = sockets.channel(dir.resolve(request.getEndpoint()));
             channels.add(channel);
-            DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+            DevicePluginGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(10, TimeUnit.SECONDS)
                     .getDevicePluginOptions(Empty.getDefaultInstance());
             resources.add(resource);
             // Not in the Register call's context, which is cancelled when Register returns.
-            io.grpc.Context.ROOT.run(() -> DevicePluginGrpc.newStub(channel).listAndWatch(Empty.getDefaultInstance(),
-                    new StreamObserver<>() {
+            io.grpc.Context.ROOT.run(() -> DevicePluginGrpc.newStub(channel)
+                    .listAndWatch(Empty.getDefaultInstance(), new StreamObserver<>() {
                         @Override
                         public void onNext(ListAndWatchResponse list) {
                             listed.add(resource);
                         }
 
                         @Override
-                        public void onError(Throwable t) {
-                        }
+                        public void onError(Throwable t) {}
 
                         @Override
-                        public void onCompleted() {
-                        }
+                        public void onCompleted() {}
                     }));
         }
 

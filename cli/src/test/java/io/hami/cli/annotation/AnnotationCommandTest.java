@@ -12,8 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class AnnotationCommandTest {
 
     /** Exit code, stdout and stderr of one run. */
-    record Result(int code, String out, String err) {
-    }
+    record Result(int code, String out, String err) {}
 
     static Result hami(String... args) {
         var out = new StringWriter();
@@ -25,59 +24,92 @@ class AnnotationCommandTest {
         return new Result(code, out.toString(), err.toString());
     }
 
-    static final String V100 = "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"count\":10,\"devmem\":32768,\"devcore\":100,"
-            + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true},"
-            + "{\"id\":\"GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448\",\"index\":1,\"count\":10,\"devmem\":32768,\"devcore\":100,"
-            + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true}]";
+    static final String V100 =
+            "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"count\":10,\"devmem\":32768,\"devcore\":100,"
+                    + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true},"
+                    + "{\"id\":\"GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448\",\"index\":1,\"count\":10,\"devmem\":32768,\"devcore\":100,"
+                    + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true}]";
 
     @Test
     void decodesTheNvidiaRegisterToCanonicalJsonWithEveryKey() {
         var r = hami("annotation", "decode", "--key", "hami.io/node-nvidia-register", "--value", V100);
         assertThat(r.code()).isZero();
-        assertThat(r.out().trim()).isEqualTo("[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"index\":0,\"count\":10,"
-                + "\"devmem\":32768,\"devcore\":100,\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true},"
-                + "{\"id\":\"GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448\",\"index\":1,\"count\":10,\"devmem\":32768,\"devcore\":100,"
-                + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true}]");
+        assertThat(r.out().trim())
+                .isEqualTo(
+                        "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"index\":0,\"count\":10,"
+                                + "\"devmem\":32768,\"devcore\":100,\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true},"
+                                + "{\"id\":\"GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448\",\"index\":1,\"count\":10,\"devmem\":32768,\"devcore\":100,"
+                                + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true}]");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "hami.io/node-nvidia-register|" + "[{\"id\":\"GPU-a\",\"count\":10,\"devmem\":1024,\"devcore\":100,\"type\":\"NVIDIA-A\\u003c1\\u003e\\u0026\",\"mode\":\"hami-core\",\"health\":true}]",
-            "hami.io/node-hcu-register|HCU-1,10,16384,100,HCU-Z100,0,true,0,hami-core:HCU-2,10,16384,100,HCU-Z100,1,false,1,:",
-            "hami.io/vgpu-devices-to-allocate|GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448,NVIDIA,3000,0:;GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448,NVIDIA,5000,0:;",
-            "hami.io/vgpu-devices-allocated|;",
-            "hami.io/cambricon-mlu-devices-allocated|n1-cambricon-mlu-0,MLU,1024,10:n1-cambricon-mlu-1,MLU,1024,10:;;",
-            "hami.io/mthreads-vgpu-devices-to-allocate|;n-mthreads-0,Mthreads,2048,4:;",
-            "hami.io/hcu-devices-allocated|HCU-1,HCU,2048,50:;",
-            "hami.io/mutex.lock|2026-08-01T06:00:00Z,ns,pod-a",
-            "hami.io/mutex.lock|2026-07-03T15:35:10Z",
-            "hami.io/node-handshake|Requesting_2024-01-23 04:30:04",
-            "hami.io/node-handshake-hcu|Reported_2024-01-23 04:30:05",
-            "hami.io/bind-time|1716199325",
-            "hami.io/vgpu-time|1705054796",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "hami.io/node-nvidia-register|"
+                        + "[{\"id\":\"GPU-a\",\"count\":10,\"devmem\":1024,\"devcore\":100,\"type\":\"NVIDIA-A\\u003c1\\u003e\\u0026\",\"mode\":\"hami-core\",\"health\":true}]",
+                "hami.io/node-hcu-register|HCU-1,10,16384,100,HCU-Z100,0,true,0,hami-core:HCU-2,10,16384,100,HCU-Z100,1,false,1,:",
+                "hami.io/vgpu-devices-to-allocate|GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448,NVIDIA,3000,0:;GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448,NVIDIA,5000,0:;",
+                "hami.io/vgpu-devices-allocated|;",
+                "hami.io/cambricon-mlu-devices-allocated|n1-cambricon-mlu-0,MLU,1024,10:n1-cambricon-mlu-1,MLU,1024,10:;;",
+                "hami.io/mthreads-vgpu-devices-to-allocate|;n-mthreads-0,Mthreads,2048,4:;",
+                "hami.io/hcu-devices-allocated|HCU-1,HCU,2048,50:;",
+                "hami.io/mutex.lock|2026-08-01T06:00:00Z,ns,pod-a",
+                "hami.io/mutex.lock|2026-07-03T15:35:10Z",
+                "hami.io/node-handshake|Requesting_2024-01-23 04:30:04",
+                "hami.io/node-handshake-hcu|Reported_2024-01-23 04:30:05",
+                "hami.io/bind-time|1716199325",
+                "hami.io/vgpu-time|1705054796",
+            })
     void encodeOfDecodeGivesTheExactValueBack(String key, String value) {
         var decoded = hami("annotation", "decode", "--key", key, "--value", value);
         assertThat(decoded.code()).as(decoded.err()).isZero();
-        var encoded = hami("annotation", "encode", "--key", key, "--json", decoded.out().trim());
+        var encoded = hami(
+                "annotation", "encode", "--key", key, "--json", decoded.out().trim());
         assertThat(encoded.code()).as(encoded.err()).isZero();
         assertThat(encoded.out()).isEqualTo(value + System.lineSeparator());
     }
 
     @Test
     void decodesLockAndHandshakeIntoTheirCanonicalObjects() {
-        assertThat(hami("annotation", "decode", "--key", "hami.io/mutex.lock", "--value", "2026-08-01T06:00:00Z,ns,pod-a").out().trim())
+        assertThat(hami(
+                                "annotation",
+                                "decode",
+                                "--key",
+                                "hami.io/mutex.lock",
+                                "--value",
+                                "2026-08-01T06:00:00Z,ns,pod-a")
+                        .out()
+                        .trim())
                 .isEqualTo("{\"time\":\"2026-08-01T06:00:00Z\",\"namespace\":\"ns\",\"name\":\"pod-a\"}");
-        assertThat(hami("annotation", "decode", "--key", "hami.io/node-handshake", "--value", "Requesting_2024-01-23 04:30:04").out().trim())
+        assertThat(hami(
+                                "annotation",
+                                "decode",
+                                "--key",
+                                "hami.io/node-handshake",
+                                "--value",
+                                "Requesting_2024-01-23 04:30:04")
+                        .out()
+                        .trim())
                 .isEqualTo("{\"state\":\"Requesting\",\"time\":\"2024-01-23 04:30:04\"}");
-        assertThat(hami("annotation", "decode", "--key", "hami.io/vgpu-devices-allocated", "--value", "G,NVIDIA,3000,0:;;").out().trim())
+        assertThat(hami(
+                                "annotation",
+                                "decode",
+                                "--key",
+                                "hami.io/vgpu-devices-allocated",
+                                "--value",
+                                "G,NVIDIA,3000,0:;;")
+                        .out()
+                        .trim())
                 .isEqualTo("[[{\"uuid\":\"G\",\"type\":\"NVIDIA\",\"usedmem\":3000,\"usedcores\":0}],[]]");
     }
 
     @Test
     void aLockTimeWithAnOffsetIsWrittenBackInUtc() {
-        var decoded = hami("annotation", "decode", "--key", "hami.io/mutex.lock", "--value", "2026-07-03T15:35:10+08:00,ns,p");
-        assertThat(decoded.out().trim()).isEqualTo("{\"time\":\"2026-07-03T07:35:10Z\",\"namespace\":\"ns\",\"name\":\"p\"}");
+        var decoded = hami(
+                "annotation", "decode", "--key", "hami.io/mutex.lock", "--value", "2026-07-03T15:35:10+08:00,ns,p");
+        assertThat(decoded.out().trim())
+                .isEqualTo("{\"time\":\"2026-07-03T07:35:10Z\",\"namespace\":\"ns\",\"name\":\"p\"}");
     }
 
     @Test
@@ -85,39 +117,67 @@ class AnnotationCommandTest {
         var r = hami("annotation", "decode", "--key", "hami.io/node-hcu-register", "--value", "a,1,12x,1,t,0,true:");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).isEqualTo("hami annotation: hami.io/node-hcu-register: invalid memory field in device 0: \"12x\", want a whole number from 0 to 2147483647"
-                + System.lineSeparator());
+        assertThat(r.err())
+                .isEqualTo(
+                        "hami annotation: hami.io/node-hcu-register: invalid memory field in device 0: \"12x\", want a whole number from 0 to 2147483647"
+                                + System.lineSeparator());
     }
 
     @Test
     void unknownKeyExitsTwoAndListsTheKnownKeys() {
         var r = hami("annotation", "decode", "--key", "hami.io/node-dcu-register", "--value", "x:");
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains("unknown key \"hami.io/node-dcu-register\"").contains("hami.io/node-hcu-register");
+        assertThat(r.err())
+                .contains("unknown key \"hami.io/node-dcu-register\"")
+                .contains("hami.io/node-hcu-register");
         assertThat(r.err().lines()).hasSize(1);
     }
 
     @Test
     void encodeRejectsUnknownFieldsAndWrongTypes() {
-        var unknown = hami("annotation", "encode", "--key", "hami.io/vgpu-devices-allocated", "--json", "[[{\"uuid\":\"a\",\"typ\":\"NVIDIA\"}]]");
+        var unknown = hami(
+                "annotation",
+                "encode",
+                "--key",
+                "hami.io/vgpu-devices-allocated",
+                "--json",
+                "[[{\"uuid\":\"a\",\"typ\":\"NVIDIA\"}]]");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("container 0 device 0: unknown key \"typ\"");
-        var wrongType = hami("annotation", "encode", "--key", "hami.io/node-nvidia-register", "--json", "[{\"id\":\"a\",\"devmem\":\"1\"}]");
+        var wrongType = hami(
+                "annotation",
+                "encode",
+                "--key",
+                "hami.io/node-nvidia-register",
+                "--json",
+                "[{\"id\":\"a\",\"devmem\":\"1\"}]");
         assertThat(wrongType.code()).isEqualTo(2);
         assertThat(wrongType.err()).contains("device 0: devmem must be a 32-bit integer");
-        var badState = hami("annotation", "encode", "--key", "hami.io/node-handshake", "--json", "{\"state\":\"Deleted\",\"time\":\"2024-01-23 04:30:04\"}");
+        var badState = hami(
+                "annotation",
+                "encode",
+                "--key",
+                "hami.io/node-handshake",
+                "--json",
+                "{\"state\":\"Deleted\",\"time\":\"2024-01-23 04:30:04\"}");
         assertThat(badState.code()).isEqualTo(2);
         assertThat(badState.err()).contains("Requesting or Reported");
     }
 
     @Test
     void encodeWritesGoJsonForNvidiaAndNineFieldsForHcu() {
-        String canonical = "[{\"id\":\"GPU-1\",\"index\":1,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"numa\":0,\"mode\":\"\",\"health\":false},"
-                + "{\"id\":\"GPU-0\",\"index\":0,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"numa\":0,\"mode\":\"hami-core\",\"health\":true}]";
-        assertThat(hami("annotation", "encode", "--key", "hami.io/node-nvidia-register", "--json", canonical).out().trim())
-                .isEqualTo("[{\"id\":\"GPU-0\",\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"mode\":\"hami-core\",\"health\":true},"
-                        + "{\"id\":\"GPU-1\",\"index\":1,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\"}]");
-        assertThat(hami("annotation", "encode", "--key", "hami.io/node-hcu-register", "--json", canonical).out().trim())
+        String canonical =
+                "[{\"id\":\"GPU-1\",\"index\":1,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"numa\":0,\"mode\":\"\",\"health\":false},"
+                        + "{\"id\":\"GPU-0\",\"index\":0,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"numa\":0,\"mode\":\"hami-core\",\"health\":true}]";
+        assertThat(hami("annotation", "encode", "--key", "hami.io/node-nvidia-register", "--json", canonical)
+                        .out()
+                        .trim())
+                .isEqualTo(
+                        "[{\"id\":\"GPU-0\",\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"mode\":\"hami-core\",\"health\":true},"
+                                + "{\"id\":\"GPU-1\",\"index\":1,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\"}]");
+        assertThat(hami("annotation", "encode", "--key", "hami.io/node-hcu-register", "--json", canonical)
+                        .out()
+                        .trim())
                 .isEqualTo("GPU-0,10,100,100,NVIDIA-X,0,true,0,hami-core:GPU-1,10,100,100,NVIDIA-X,0,false,1,:");
     }
 

@@ -41,8 +41,7 @@ class InspectCommandTest {
     private static EmbeddedApiServer server;
     private static Path kubeconfig;
 
-    record Result(int code, String out, String err) {
-    }
+    record Result(int code, String out, String err) {}
 
     @BeforeAll
     static void cluster(@TempDir Path dir) {
@@ -50,48 +49,123 @@ class InspectCommandTest {
         kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
         try (KubernetesClient client = server.newClient()) {
             // Two A100s, one reported unhealthy; asked for a handshake 12 s ago; locked by a pod for 30 s.
-            node(client, "gpu-1", Map.of(
-                    "hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(
-                            new DeviceInfo("GPU-a", 0, 10, 40960, 100, "NVIDIA-A100", 0, "hami-core", true),
-                            new DeviceInfo("GPU-b", 1, 10, 40960, 100, "NVIDIA-A100", 1, "hami-core", false))),
-                    "hami.io/node-handshake", "Requesting_2026-08-01 05:59:48",
-                    "hami.io/mutex.lock", "2026-08-01T05:59:30Z,team-a,train"), Map.of("nvidia.com/gpu", "20"), Map.of());
+            node(
+                    client,
+                    "gpu-1",
+                    Map.of(
+                            "hami.io/node-nvidia-register",
+                                    NvidiaRegisterCodec.encode(List.of(
+                                            new DeviceInfo(
+                                                    "GPU-a", 0, 10, 40960, 100, "NVIDIA-A100", 0, "hami-core", true),
+                                            new DeviceInfo(
+                                                    "GPU-b", 1, 10, 40960, 100, "NVIDIA-A100", 1, "hami-core", false))),
+                            "hami.io/node-handshake", "Requesting_2026-08-01 05:59:48",
+                            "hami.io/mutex.lock", "2026-08-01T05:59:30Z,team-a,train"),
+                    Map.of("nvidia.com/gpu", "20"),
+                    Map.of());
             // An HCU node whose plugin stopped answering 90 s ago and advertises nothing: the scheduler withdraws it.
-            node(client, "hcu-1", Map.of(
-                    "hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(
-                            new DeviceInfo("HCU-0", 0, 4, 65536, 100, "HCU-Z100", 0, "hami-core", true))),
-                    "hami.io/node-handshake-hcu", "Requesting_2026-08-01 05:58:30"), Map.of("hygon.com/hcunum", "0"), Map.of());
+            node(
+                    client,
+                    "hcu-1",
+                    Map.of(
+                            "hami.io/node-hcu-register",
+                            LegacyRegisterCodec.encode(List.of(
+                                    new DeviceInfo("HCU-0", 0, 4, 65536, 100, "HCU-Z100", 0, "hami-core", true))),
+                            "hami.io/node-handshake-hcu",
+                            "Requesting_2026-08-01 05:58:30"),
+                    Map.of("hygon.com/hcunum", "0"),
+                    Map.of());
             // Cambricon from node capacity: two cards of 64 units of 256 MiB; a legacy lock (time only).
-            node(client, "mlu-1", Map.of("hami.io/mutex.lock", "2026-08-01T05:55:00Z"), Map.of(),
+            node(
+                    client,
+                    "mlu-1",
+                    Map.of("hami.io/mutex.lock", "2026-08-01T05:55:00Z"),
+                    Map.of(),
                     Map.of("cambricon.com/mlu.smlu.vcore", "200", "cambricon.com/mlu.smlu.vmemory", "128"));
             node(client, "cpu-1", Map.of(), Map.of(), Map.of());
-            node(client, "bad-1", Map.of("hami.io/node-nvidia-register", "[{\"id\":"), Map.of("nvidia.com/gpu", "10"), Map.of());
+            node(
+                    client,
+                    "bad-1",
+                    Map.of("hami.io/node-nvidia-register", "[{\"id\":"),
+                    Map.of("nvidia.com/gpu", "10"),
+                    Map.of());
 
             // Allocating: the init container has no device, main was served, side waits for the device plugin.
-            pod(client, "team-a", "train", "gpu-1", "Pending", Map.of(
-                    "hami.io/vgpu-node", "gpu-1", "hami.io/bind-phase", "allocating",
-                    "hami.io/vgpu-devices-allocated", ";GPU-a,NVIDIA,8000,30:;GPU-a,NVIDIA,2000,0:GPU-b,NVIDIA,2000,0:;",
-                    "hami.io/vgpu-devices-to-allocate", ";;GPU-a,NVIDIA,2000,0:GPU-b,NVIDIA,2000,0:;"),
-                    List.of("setup"), List.of("main", "side"));
+            pod(
+                    client,
+                    "team-a",
+                    "train",
+                    "gpu-1",
+                    "Pending",
+                    Map.of(
+                            "hami.io/vgpu-node",
+                            "gpu-1",
+                            "hami.io/bind-phase",
+                            "allocating",
+                            "hami.io/vgpu-devices-allocated",
+                            ";GPU-a,NVIDIA,8000,30:;GPU-a,NVIDIA,2000,0:GPU-b,NVIDIA,2000,0:;",
+                            "hami.io/vgpu-devices-to-allocate",
+                            ";;GPU-a,NVIDIA,2000,0:GPU-b,NVIDIA,2000,0:;"),
+                    List.of("setup"),
+                    List.of("main", "side"));
             // Finished pods hold nothing on the node, but still show what they had.
-            pod(client, "team-a", "done", "gpu-1", "Succeeded", Map.of("hami.io/bind-phase", "success",
-                    "hami.io/vgpu-devices-allocated", "GPU-b,NVIDIA,9000,50:;", "hami.io/vgpu-devices-to-allocate", ";"),
-                    List.of(), List.of("main"));
+            pod(
+                    client,
+                    "team-a",
+                    "done",
+                    "gpu-1",
+                    "Succeeded",
+                    Map.of(
+                            "hami.io/bind-phase",
+                            "success",
+                            "hami.io/vgpu-devices-allocated",
+                            "GPU-b,NVIDIA,9000,50:;",
+                            "hami.io/vgpu-devices-to-allocate",
+                            ";"),
+                    List.of(),
+                    List.of("main"));
             // Written by upstream's Cambricon path: an allocated key without a to-allocate key.
-            pod(client, "team-b", "mlu", "mlu-1", "Running", Map.of(
-                    "hami.io/cambricon-mlu-devices-allocated", "mlu-1-cambricon-mlu-1,MLU,4096,50:;"),
-                    List.of(), List.of("main"));
+            pod(
+                    client,
+                    "team-b",
+                    "mlu",
+                    "mlu-1",
+                    "Running",
+                    Map.of("hami.io/cambricon-mlu-devices-allocated", "mlu-1-cambricon-mlu-1,MLU,4096,50:;"),
+                    List.of(),
+                    List.of("main"));
             // Asks for a GPU and is not placed yet.
-            Pod waiting = new PodBuilder().withNewMetadata().withNamespace("team-b").withName("waiting").endMetadata()
-                    .withNewSpec().withContainers(new ContainerBuilder().withName("main").withImage("busybox")
-                            .withNewResources().withLimits(Map.of("nvidia.com/gpu", new Quantity("1"))).endResources().build())
-                    .endSpec().withNewStatus().withPhase("Pending").endStatus().build();
+            Pod waiting = new PodBuilder()
+                    .withNewMetadata()
+                    .withNamespace("team-b")
+                    .withName("waiting")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withContainers(new ContainerBuilder()
+                            .withName("main")
+                            .withImage("busybox")
+                            .withNewResources()
+                            .withLimits(Map.of("nvidia.com/gpu", new Quantity("1")))
+                            .endResources()
+                            .build())
+                    .endSpec()
+                    .withNewStatus()
+                    .withPhase("Pending")
+                    .endStatus()
+                    .build();
             client.pods().inNamespace("team-b").resource(waiting).create();
             // Neither asks nor holds: not shown.
             pod(client, "team-b", "plain", "cpu-1", "Running", Map.of(), List.of(), List.of("main"));
             // An allocation that does not decode: shown as a problem, and its node fails closed.
-            pod(client, "team-b", "broken", "gpu-1", "Running", Map.of("hami.io/hcu-devices-allocated", "HCU-0,HCU,x,1:;"),
-                    List.of(), List.of("main"));
+            pod(
+                    client,
+                    "team-b",
+                    "broken",
+                    "gpu-1",
+                    "Running",
+                    Map.of("hami.io/hcu-devices-allocated", "HCU-0,HCU,x,1:;"),
+                    List.of(),
+                    List.of("main"));
         }
     }
 
@@ -100,20 +174,43 @@ class InspectCommandTest {
         server.close();
     }
 
-    private static void node(KubernetesClient client, String name, Map<String, String> annotations,
-                             Map<String, String> allocatable, Map<String, String> capacity) {
-        var b = new NodeBuilder().withNewMetadata().withName(name).withAnnotations(annotations).endMetadata().withNewStatus();
+    private static void node(
+            KubernetesClient client,
+            String name,
+            Map<String, String> annotations,
+            Map<String, String> allocatable,
+            Map<String, String> capacity) {
+        var b = new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewStatus();
         allocatable.forEach((k, v) -> b.addToAllocatable(k, new Quantity(v)));
         capacity.forEach((k, v) -> b.addToCapacity(k, new Quantity(v)));
         Node node = b.endStatus().build();
         client.nodes().resource(node).create();
     }
 
-    private static void pod(KubernetesClient client, String namespace, String name, String node, String phase,
-                            Map<String, String> annotations, List<String> init, List<String> app) {
-        var spec = new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).withAnnotations(annotations)
-                .endMetadata().withNewSpec().withNodeName(node);
-        init.forEach(c -> spec.addNewInitContainer().withName(c).withImage("busybox").endInitContainer());
+    private static void pod(
+            KubernetesClient client,
+            String namespace,
+            String name,
+            String node,
+            String phase,
+            Map<String, String> annotations,
+            List<String> init,
+            List<String> app) {
+        var spec = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node);
+        init.forEach(
+                c -> spec.addNewInitContainer().withName(c).withImage("busybox").endInitContainer());
         app.forEach(c -> spec.addNewContainer().withName(c).withImage("busybox").endContainer());
         Pod pod = spec.endSpec().withNewStatus().withPhase(phase).endStatus().build();
         client.pods().inNamespace(namespace).resource(pod).create();
@@ -216,7 +313,9 @@ class InspectCommandTest {
         var r = inspect("pods", "--kubeconfig", kubeconfig.toString(), "--output=json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode pods = JSON.readTree(r.out()).path("pods");
-        assertThat(pods.valueStream().map(p -> p.path("namespace").asString() + "/" + p.path("name").asString()))
+        assertThat(pods.valueStream()
+                        .map(p -> p.path("namespace").asString() + "/"
+                                + p.path("name").asString()))
                 .containsExactly("team-a/done", "team-a/train", "team-b/broken", "team-b/mlu", "team-b/waiting");
         assertThat(pods.get(1)).isEqualTo(JSON.readTree("""
                 {"namespace":"team-a","name":"train","node":"gpu-1","phase":"Pending","bindPhase":"allocating",
@@ -226,12 +325,20 @@ class InspectCommandTest {
                    {"name":"side","devices":[{"vendor":"NVIDIA","uuid":"GPU-a","memoryMiB":2000,"cores":0,"allocate":"waiting"},
                                              {"vendor":"NVIDIA","uuid":"GPU-b","memoryMiB":2000,"cores":0,"allocate":"waiting"}]}],
                  "problems":[]}"""));
-        assertThat(pods.get(3).path("containers").get(0).path("devices").get(0).path("allocate").isNull()).isTrue();
+        assertThat(pods.get(3)
+                        .path("containers")
+                        .get(0)
+                        .path("devices")
+                        .get(0)
+                        .path("allocate")
+                        .isNull())
+                .isTrue();
         assertThat(pods.get(4)).isEqualTo(JSON.readTree("""
                 {"namespace":"team-b","name":"waiting","node":null,"phase":"Pending","bindPhase":null,
                  "containers":[{"name":"main","devices":[]}],"problems":[]}"""));
         assertThat(pods.get(2).path("problems").get(0).asString())
-                .isEqualTo("HCU: invalid memory field in container 0 device 0: \"x\", want a whole number from 0 to 2147483647");
+                .isEqualTo(
+                        "HCU: invalid memory field in container 0 device 0: \"x\", want a whole number from 0 to 2147483647");
     }
 
     @Test
@@ -239,7 +346,8 @@ class InspectCommandTest {
         var r = inspect("nodes", "--kubeconfig", dir.resolve("absent").toString());
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err().trim()).isEqualTo("hami inspect: kubeconfig " + dir.resolve("absent") + " does not exist or is not readable");
+        assertThat(r.err().trim())
+                .isEqualTo("hami inspect: kubeconfig " + dir.resolve("absent") + " does not exist or is not readable");
     }
 
     @Test
@@ -269,7 +377,8 @@ class InspectCommandTest {
         var r = inspect("nodes", "--kubeconfig", kubeconfig.toString());
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err().trim()).isEqualTo("hami inspect: cannot list nodes and pods at " + server.url()
-                + "/: injected fault: GET /api/v1/nodes");
+        assertThat(r.err().trim())
+                .isEqualTo("hami inspect: cannot list nodes and pods at " + server.url()
+                        + "/: injected fault: GET /api/v1/nodes");
     }
 }

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The lab command's usage errors; the runs themselves are tested in lab/core. */
 class LabCommandTest {
 
-    record Result(int code, String out, String err) {
-    }
+    record Result(int code, String out, String err) {}
 
     static Result hami(String... args) {
         var out = new StringWriter();
@@ -57,8 +56,11 @@ class LabCommandTest {
         Result r = hami("lab", "faults", "--control-plane", "kubernetes");
 
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains("fault api-write-errors at 18s needs the embedded API server",
-                "--control-plane kubernetes", "scheduler.replicas is 2");
+        assertThat(r.err())
+                .contains(
+                        "fault api-write-errors at 18s needs the embedded API server",
+                        "--control-plane kubernetes",
+                        "scheduler.replicas is 2");
     }
 
     @Test

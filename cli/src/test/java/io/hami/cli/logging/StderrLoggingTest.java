@@ -15,7 +15,8 @@ class StderrLoggingTest {
 
     @Test
     void logbackFindsItAsAService() {
-        assertThat(ServiceLoader.load(Configurator.class).stream().map(p -> p.type().getName()))
+        assertThat(ServiceLoader.load(Configurator.class).stream()
+                        .map(p -> p.type().getName()))
                 .contains(StderrLogging.class.getName());
     }
 
@@ -32,9 +33,12 @@ class StderrLoggingTest {
         assertThat(appender.isStarted()).isTrue();
         assertThat(((PatternLayoutEncoder) appender.getEncoder()).getPattern()).isEqualTo(StderrLogging.PATTERN);
         for (String quiet : new String[] {"io.fabric8", "io.netty", "io.grpc", "io.vertx"}) {
-            assertThat(context.getLogger(quiet + ".x").getEffectiveLevel()).as(quiet).isEqualTo(Level.WARN);
+            assertThat(context.getLogger(quiet + ".x").getEffectiveLevel())
+                    .as(quiet)
+                    .isEqualTo(Level.WARN);
         }
-        assertThat(context.getLogger("io.hami.plugin.PluginApp").getEffectiveLevel()).isEqualTo(Level.INFO);
+        assertThat(context.getLogger("io.hami.plugin.PluginApp").getEffectiveLevel())
+                .isEqualTo(Level.INFO);
     }
 
     @Test

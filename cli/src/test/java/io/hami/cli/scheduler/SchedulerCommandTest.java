@@ -21,15 +21,19 @@ class SchedulerCommandTest {
     @Test
     void campaigningAndFollowingExcludeEachOther() {
         var err = new StringWriter();
-        int code = hami(err, "scheduler", "--leader-elect", "--leader-follow=hami-kube-scheduler", "--kubeconfig=/nonexistent");
+        int code = hami(
+                err, "scheduler", "--leader-elect", "--leader-follow=hami-kube-scheduler", "--kubeconfig=/nonexistent");
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("--leader-elect and --leader-follow exclude each other").doesNotContain("at io.hami");
+        assertThat(err.toString())
+                .contains("--leader-elect and --leader-follow exclude each other")
+                .doesNotContain("at io.hami");
     }
 
     @Test
     void aCertificateNeedsItsKey() {
         var err = new StringWriter();
-        assertThat(hami(err, "scheduler", "--cert-file=/tmp/cert.pem", "--kubeconfig=/nonexistent")).isEqualTo(2);
+        assertThat(hami(err, "scheduler", "--cert-file=/tmp/cert.pem", "--kubeconfig=/nonexistent"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--cert-file and --key-file go together");
     }
 

@@ -60,6 +60,7 @@ class IndependentClientsTest {
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
+
     @TempDir
     static Path dir;
 
@@ -76,18 +77,48 @@ class IndependentClientsTest {
         }
         cache = dir.resolve("kubectl-cache");
         plane.ensureNamespace(NS);
-        NodeLifecycle.createReady(admin, new NodeBuilder(Cluster.nvidia(NODE, GPUS.toArray(DeviceInfo[]::new))).editOrNewSpec()
-                .addNewTaint().withKey(TAINT).withValue("clients").withEffect("NoSchedule").endTaint().endSpec().build());
+        NodeLifecycle.createReady(
+                admin,
+                new NodeBuilder(Cluster.nvidia(NODE, GPUS.toArray(DeviceInfo[]::new)))
+                        .editOrNewSpec()
+                        .addNewTaint()
+                        .withKey(TAINT)
+                        .withValue("clients")
+                        .withEffect("NoSchedule")
+                        .endTaint()
+                        .endSpec()
+                        .build());
         scheduler = HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("scheduler"));
         scheduler.startKubeScheduler(plane, null);
-        await().atMost(Duration.ofSeconds(20)).until(() -> scheduler.app().index().nodeNames().contains(NODE));
-        admin.pods().inNamespace(NS).resource(new PodBuilder(Cluster.onNode(Cluster.pod(NS, POD,
-                        Cluster.container("main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000")).build(), NODE))
-                .editSpec().withSchedulerName(HamiScheduler.SCHEDULER_NAME)
-                .addNewToleration().withKey(TAINT).withOperator("Exists").withEffect("NoSchedule").endToleration()
-                .endSpec().build()).create();
-        await().atMost(Duration.ofSeconds(60)).until(() -> NODE.equals(admin.pods().inNamespace(NS).withName(POD).get()
-                .getSpec().getNodeName()));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> scheduler.app().index().nodeNames().contains(NODE));
+        admin.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder(Cluster.onNode(
+                                Cluster.pod(
+                                                NS,
+                                                POD,
+                                                Cluster.container(
+                                                        "main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000"))
+                                        .build(),
+                                NODE))
+                        .editSpec()
+                        .withSchedulerName(HamiScheduler.SCHEDULER_NAME)
+                        .addNewToleration()
+                        .withKey(TAINT)
+                        .withOperator("Exists")
+                        .withEffect("NoSchedule")
+                        .endToleration()
+                        .endSpec()
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> NODE.equals(admin.pods()
+                        .inNamespace(NS)
+                        .withName(POD)
+                        .get()
+                        .getSpec()
+                        .getNodeName()));
     }
 
     @AfterAll
@@ -103,7 +134,8 @@ class IndependentClientsTest {
 
     /** What fabric8, the Java client our code uses, reads: every {@code hami.io/} annotation as UTF-8 bytes. */
     private static Map<String, String> javaPod() {
-        return protocol(admin.pods().inNamespace(NS).withName(POD).get().getMetadata().getAnnotations());
+        return protocol(
+                admin.pods().inNamespace(NS).withName(POD).get().getMetadata().getAnnotations());
     }
 
     private static Map<String, String> javaNode() {
@@ -140,21 +172,30 @@ class IndependentClientsTest {
 
     /** The annotations what our code wrote must hold: decision, phase, lock of this pod, Java's register encoding. */
     private static void assertProtocolState(Map<String, String> pod, Map<String, String> node) throws Exception {
-        assertThat(pod).containsKeys(ProtocolKeys.VGPU_NODE, ProtocolKeys.BIND_PHASE, ProtocolKeys.BIND_TIME,
-                NvidiaKeys.ALLOCATED, NvidiaKeys.TO_ALLOCATE);
+        assertThat(pod)
+                .containsKeys(
+                        ProtocolKeys.VGPU_NODE,
+                        ProtocolKeys.BIND_PHASE,
+                        ProtocolKeys.BIND_TIME,
+                        NvidiaKeys.ALLOCATED,
+                        NvidiaKeys.TO_ALLOCATE);
         assertThat(decode(pod.get(ProtocolKeys.VGPU_NODE))).isEqualTo(NODE);
         assertThat(decode(pod.get(NvidiaKeys.ALLOCATED))).startsWith("GPU-e2e-clients-0,NVIDIA,3000,");
         assertThat(decode(node.get(NvidiaKeys.REGISTER))).isEqualTo(REGISTER);
         // No plugin runs: the pod stays allocating and the lock stays with it.
         assertThat(decode(pod.get(ProtocolKeys.BIND_PHASE))).isEqualTo(ProtocolKeys.PHASE_ALLOCATING);
-        assertThat(NodeLockCodec.decode(decode(node.get(ProtocolKeys.NODE_LOCK))).isHeldBy(NS, POD)).isTrue();
+        assertThat(NodeLockCodec.decode(decode(node.get(ProtocolKeys.NODE_LOCK)))
+                        .isHeldBy(NS, POD))
+                .isTrue();
     }
 
     @Test
     @Order(1)
     void pythonReadsByteForByteWhatJavaWrote() throws Exception {
-        JsonNode read = DeployFiles.YAML.readTree(Command.python(script, plane.adminKubeconfig().toString(), "read", NS, POD, NODE)
-                .ok().stdout());
+        JsonNode read = DeployFiles.YAML.readTree(
+                Command.python(script, plane.adminKubeconfig().toString(), "read", NS, POD, NODE)
+                        .ok()
+                        .stdout());
         assertThat(read.path("nodeName").asString()).isEqualTo(NODE);
         Map<String, String> pod = protocol(read.path("pod"));
         Map<String, String> node = protocol(read.path("node"));
@@ -166,10 +207,14 @@ class IndependentClientsTest {
     @Test
     @Order(1)
     void kubectlReadsByteForByteWhatJavaWrote() throws Exception {
-        JsonNode pod = DeployFiles.YAML.readTree(Command.kubectl(plane.adminKubeconfig(), cache, "get", "pod", POD, "-n", NS,
-                "-o", "json").ok().stdout());
-        JsonNode node = DeployFiles.YAML.readTree(Command.kubectl(plane.adminKubeconfig(), cache, "get", "node", NODE, "-o", "json")
-                .ok().stdout());
+        JsonNode pod = DeployFiles.YAML.readTree(
+                Command.kubectl(plane.adminKubeconfig(), cache, "get", "pod", POD, "-n", NS, "-o", "json")
+                        .ok()
+                        .stdout());
+        JsonNode node = DeployFiles.YAML.readTree(
+                Command.kubectl(plane.adminKubeconfig(), cache, "get", "node", NODE, "-o", "json")
+                        .ok()
+                        .stdout());
         assertThat(pod.path("spec").path("nodeName").asString()).isEqualTo(NODE);
         Map<String, String> podAnnotations = utf8(pod.path("metadata").path("annotations"));
         Map<String, String> nodeAnnotations = utf8(node.path("metadata").path("annotations"));
@@ -177,8 +222,16 @@ class IndependentClientsTest {
         assertThat(nodeAnnotations).isEqualTo(javaNode());
         assertProtocolState(podAnnotations, nodeAnnotations);
         // The lock as kubectl's own jsonpath prints it, raw.
-        String lock = Command.kubectl(plane.adminKubeconfig(), cache, "get", "node", NODE, "-o",
-                "jsonpath={.metadata.annotations.hami\\.io/mutex\\.lock}").ok().stdout();
+        String lock = Command.kubectl(
+                        plane.adminKubeconfig(),
+                        cache,
+                        "get",
+                        "node",
+                        NODE,
+                        "-o",
+                        "jsonpath={.metadata.annotations.hami\\.io/mutex\\.lock}")
+                .ok()
+                .stdout();
         assertThat(b64(lock)).isEqualTo(javaNode().get(ProtocolKeys.NODE_LOCK));
     }
 
@@ -193,12 +246,33 @@ class IndependentClientsTest {
     void pythonsMergePatchOfTheRegisterAnnotationReachesOurSchedulersInformer() throws Exception {
         var twoGpus = List.of(GPUS.getFirst(), Cluster.gpu("GPU-e2e-clients-1", 1, 32768, "NVIDIA-A100"));
         String value = NvidiaRegisterCodec.encode(twoGpus);
-        var result = Command.python(script, plane.adminKubeconfig().toString(), "merge-patch", NODE, NvidiaKeys.REGISTER, b64(value)).ok();
-        assertThat(decode(DeployFiles.YAML.readTree(result.stdout()).path("node").path(NvidiaKeys.REGISTER).asString())).isEqualTo(value);
-        assertThat(javaNode().get(NvidiaKeys.REGISTER)).as("what Java reads back").isEqualTo(b64(value));
+        var result = Command.python(
+                        script,
+                        plane.adminKubeconfig().toString(),
+                        "merge-patch",
+                        NODE,
+                        NvidiaKeys.REGISTER,
+                        b64(value))
+                .ok();
+        assertThat(decode(DeployFiles.YAML
+                        .readTree(result.stdout())
+                        .path("node")
+                        .path(NvidiaKeys.REGISTER)
+                        .asString()))
+                .isEqualTo(value);
+        assertThat(javaNode().get(NvidiaKeys.REGISTER))
+                .as("what Java reads back")
+                .isEqualTo(b64(value));
         assertThat(javaNode()).as("a merge patch leaves the other annotations").containsKey(ProtocolKeys.NODE_LOCK);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(scheduler.app().index().snapshot(NODE).orElseThrow()
-                .view().devicesOf("NVIDIA")).extracting(d -> d.device().id())
-                .containsExactlyInAnyOrder("GPU-e2e-clients-0", "GPU-e2e-clients-1"));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(scheduler
+                                .app()
+                                .index()
+                                .snapshot(NODE)
+                                .orElseThrow()
+                                .view()
+                                .devicesOf("NVIDIA"))
+                        .extracting(d -> d.device().id())
+                        .containsExactlyInAnyOrder("GPU-e2e-clients-0", "GPU-e2e-clients-1"));
     }
 }

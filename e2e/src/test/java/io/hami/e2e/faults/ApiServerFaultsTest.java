@@ -46,9 +46,9 @@ import io.hami.e2e.support.ExtenderClient;
 import io.hami.e2e.support.MockPlugin;
 import io.hami.e2e.support.NodeLifecycle;
 import io.hami.kube.client.KubeClients;
+import io.hami.kube.lock.HolderPod;
 import io.hami.kube.lock.HolderState;
 import io.hami.kube.lock.LockRules;
-import io.hami.kube.lock.HolderPod;
 import io.hami.kube.lock.LockTimeouts;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.NodeLockCodec;
@@ -56,6 +56,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.fit.DeviceUsage;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.cluster.NodeInventory;
 import io.hami.scheduler.extender.BindingResult;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -115,6 +116,7 @@ class ApiServerFaultsTest {
     static final String PLUGIN_UA = "hami-e2e-faults-plugin";
     /** Nobody serves it: kube-scheduler (if another class left one) must not take these pods. */
     static final String SCHEDULER_NAME = "e2e-faults-driver";
+
     static final int POD_MEM = 2000;
     /** kube-scheduler's extender httpTimeout in deploy/: a bind must answer before it. */
     static final Duration BIND_TIMEOUT = Duration.ofSeconds(30);
@@ -123,12 +125,14 @@ class ApiServerFaultsTest {
             + (long) KubeClients.RETRIES * KubeClients.RETRY_BACKOFF_MS);
     /** What one failing call sends when the failure is one fabric8 retries (5xx, I/O error) and one it does not. */
     static final int RETRIED = 1 + KubeClients.RETRIES;
+
     static final int NOT_RETRIED = 1;
     /** An answer that involves no timeout: requests and a 250 ms backoff on loopback. */
     static final Duration FAST = Duration.ofSeconds(5);
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
+
     @TempDir
     static Path dir;
 
@@ -146,15 +150,20 @@ class ApiServerFaultsTest {
     @BeforeAll
     static void start() throws Exception {
         plane.ensureNamespace(NS);
-        // Our components as the deployed ServiceAccounts with deploy/'s roles: tokens, which pass the proxy as a header.
+        // Our components as the deployed ServiceAccounts with deploy/'s roles: tokens, which pass the proxy as a
+        // header.
         for (String file : List.of("namespace.yaml", "scheduler/rbac.yaml", "device-plugins/rbac.yaml")) {
             DeployFiles.apply(admin, file, "hami-e2e-faults");
         }
         Config schedulerIdentity = plane.serviceAccountConfig("hami-system", "hami-scheduler");
         Config pluginIdentity = plane.serviceAccountConfig("hami-system", "hami-device-plugin");
 
-        proxy = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1").trustAllProxyTargets(true)
-                .containerThreads(40).asynchronousResponseEnabled(true));
+        proxy = new WireMockServer(options()
+                .dynamicPort()
+                .bindAddress("127.0.0.1")
+                .trustAllProxyTargets(true)
+                .containerThreads(40)
+                .asynchronousResponseEnabled(true));
         proxy.start();
         proxyEverything();
 
@@ -165,24 +174,49 @@ class ApiServerFaultsTest {
         Logger hami = context.getLogger("io.hami");
         hami.addAppender(logs);
 
-        NodeLifecycle.createReady(admin, Cluster.node(NODE).editOrNewSpec().addNewTaint().withKey(TAINT).withValue("faults")
-                .withEffect("NoSchedule").endTaint().endSpec().editStatus()
-                .addToCapacity("nvidia.com/gpu", new Quantity("20")).addToAllocatable("nvidia.com/gpu", new Quantity("20"))
-                .endStatus().build());
+        NodeLifecycle.createReady(
+                admin,
+                Cluster.node(NODE)
+                        .editOrNewSpec()
+                        .addNewTaint()
+                        .withKey(TAINT)
+                        .withValue("faults")
+                        .withEffect("NoSchedule")
+                        .endTaint()
+                        .endSpec()
+                        .editStatus()
+                        .addToCapacity("nvidia.com/gpu", new Quantity("20"))
+                        .addToAllocatable("nvidia.com/gpu", new Quantity("20"))
+                        .endStatus()
+                        .build());
 
         pluginClient = throughProxy(pluginIdentity, PLUGIN_UA);
         plugin = MockPlugin.start(pluginClient, "nvidia", NODE, DeviceConfig.DEFAULTS, dir.resolve("plugins"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER) != null);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER) != null);
 
         schedulerClient = throughProxy(schedulerIdentity, SCHEDULER_UA);
-        Path cert = plane.ca().serving("hami-scheduler", List.of("hami-scheduler", "127.0.0.1", "localhost")).writeTo(dir, "tls");
-        var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), cert, dir.resolve("tls.key"),
-                SCHEDULER_NAME, new SchedulingPolicy("binpack", "spread"), Duration.ofMinutes(5), DeviceConfig.DEFAULTS,
-                new LeaderMode.Always(), Duration.ofSeconds(2), new InetSocketAddress("127.0.0.1", 0), "e2e");
+        Path cert = plane.ca()
+                .serving("hami-scheduler", List.of("hami-scheduler", "127.0.0.1", "localhost"))
+                .writeTo(dir, "tls");
+        var settings = new SchedulerApp.Settings(
+                new Settings.Http(new InetSocketAddress("127.0.0.1", 0), cert, dir.resolve("tls.key")),
+                new Settings.Scheduling(
+                        SCHEDULER_NAME,
+                        new SchedulingPolicy("binpack", "spread"),
+                        Duration.ofMinutes(5),
+                        DeviceConfig.DEFAULTS),
+                new Settings.Replica(new LeaderMode.Always(), Duration.ofSeconds(2)),
+                new Settings.Metrics(new InetSocketAddress("127.0.0.1", 0), "e2e"));
         scheduler = SchedulerApp.start(schedulerClient, settings, new PrometheusRegistry(), Clock.systemUTC());
-        extender = new ExtenderClient("https://127.0.0.1:" + scheduler.address().getPort(), plane.ca().certificatePem());
-        await().atMost(Duration.ofSeconds(30)).until(() -> scheduler.index().snapshot(NODE)
-                .map(s -> !s.view().devicesOf("NVIDIA").isEmpty()).orElse(false));
+        extender = new ExtenderClient(
+                "https://127.0.0.1:" + scheduler.address().getPort(), plane.ca().certificatePem());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> scheduler
+                        .index()
+                        .snapshot(NODE)
+                        .map(s -> !s.view().devicesOf("NVIDIA").isEmpty())
+                        .orElse(false));
     }
 
     @AfterAll
@@ -200,7 +234,9 @@ class ApiServerFaultsTest {
             proxy.stop();
         }
         if (logs != null) {
-            ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger("io.hami").detachAppender(logs);
+            ((LoggerContext) LoggerFactory.getILoggerFactory())
+                    .getLogger("io.hami")
+                    .detachAppender(logs);
         }
         if (admin != null) {
             ClusterOps.deletePods(admin, NS);
@@ -232,29 +268,42 @@ class ApiServerFaultsTest {
 
     /** Where a fault is injected: the scheduler's or the plugin's requests of one step. */
     enum Step {
-        LOCK, DECISION, BINDING, ALLOCATE_PATCH;
+        LOCK,
+        DECISION,
+        BINDING,
+        ALLOCATE_PATCH;
 
         MappingBuilder matching(String pod) {
             return switch (this) {
                 // Taking the lock (and releasing it): a node patch carrying the lock key.
-                case LOCK -> patch(urlPathEqualTo("/api/v1/nodes/" + NODE)).withHeader("User-Agent", equalTo(SCHEDULER_UA))
-                        .withRequestBody(containing(ProtocolKeys.NODE_LOCK));
+                case LOCK ->
+                    patch(urlPathEqualTo("/api/v1/nodes/" + NODE))
+                            .withHeader("User-Agent", equalTo(SCHEDULER_UA))
+                            .withRequestBody(containing(ProtocolKeys.NODE_LOCK));
                 // The decision: the scheduler's pod patch that carries the devices to allocate.
-                case DECISION -> patch(urlPathEqualTo("/api/v1/namespaces/" + NS + "/pods/" + pod))
-                        .withHeader("User-Agent", equalTo(SCHEDULER_UA)).withRequestBody(containing(NvidiaKeys.TO_ALLOCATE));
+                case DECISION ->
+                    patch(urlPathEqualTo("/api/v1/namespaces/" + NS + "/pods/" + pod))
+                            .withHeader("User-Agent", equalTo(SCHEDULER_UA))
+                            .withRequestBody(containing(NvidiaKeys.TO_ALLOCATE));
                 // The binding: the pods/binding subresource or the namespaced bindings collection.
-                case BINDING -> post(urlPathMatching("/api/v1/namespaces/" + NS + "/(pods/" + pod + "/binding|bindings)"))
-                        .withHeader("User-Agent", equalTo(SCHEDULER_UA));
+                case BINDING ->
+                    post(urlPathMatching("/api/v1/namespaces/" + NS + "/(pods/" + pod + "/binding|bindings)"))
+                            .withHeader("User-Agent", equalTo(SCHEDULER_UA));
                 // Allocate: the plugin's patch of the pod (entries consumed, bind-phase).
-                case ALLOCATE_PATCH -> patch(urlPathEqualTo("/api/v1/namespaces/" + NS + "/pods/" + pod))
-                        .withHeader("User-Agent", equalTo(PLUGIN_UA));
+                case ALLOCATE_PATCH ->
+                    patch(urlPathEqualTo("/api/v1/namespaces/" + NS + "/pods/" + pod))
+                            .withHeader("User-Agent", equalTo(PLUGIN_UA));
             };
         }
     }
 
     /** An answer in place of the API server's, and how many requests one failing call sends for it. */
     enum Failure {
-        CONFLICT(NOT_RETRIED), TOO_MANY(RETRIED), SERVER_ERROR(RETRIED), RESET(RETRIED), EMPTY(RETRIED);
+        CONFLICT(NOT_RETRIED),
+        TOO_MANY(RETRIED),
+        SERVER_ERROR(RETRIED),
+        RESET(RETRIED),
+        EMPTY(RETRIED);
 
         final int perCall;
 
@@ -264,8 +313,14 @@ class ApiServerFaultsTest {
 
         ResponseDefinitionBuilder answer() {
             return switch (this) {
-                case CONFLICT -> status(409, "Conflict", "the object has been modified; please apply your changes to the latest version and try again");
-                case TOO_MANY -> status(429, "TooManyRequests", "too many requests, please try again later").withHeader("Retry-After", "1");
+                case CONFLICT ->
+                    status(
+                            409,
+                            "Conflict",
+                            "the object has been modified; please apply your changes to the latest version and try again");
+                case TOO_MANY ->
+                    status(429, "TooManyRequests", "too many requests, please try again later")
+                            .withHeader("Retry-After", "1");
                 case SERVER_ERROR -> status(500, "InternalError", "etcdserver: request timed out");
                 case RESET -> aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER);
                 case EMPTY -> aResponse().withFault(Fault.EMPTY_RESPONSE);
@@ -273,16 +328,20 @@ class ApiServerFaultsTest {
         }
 
         private static ResponseDefinitionBuilder status(int code, String reason, String message) {
-            return aResponse().withStatus(code).withHeader("Content-Type", "application/json").withBody("""
-                    {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"%s","reason":"%s","code":%d}"""
-                    .formatted(message, reason, code));
+            return aResponse()
+                    .withStatus(code)
+                    .withHeader("Content-Type", "application/json")
+                    .withBody("""
+                    {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"%s","reason":"%s","code":%d}""".formatted(message, reason, code));
         }
     }
 
     static Stream<Arguments> bindFaults() {
-        return Stream.of(Step.LOCK, Step.DECISION, Step.BINDING).flatMap(step -> Stream.of(Failure.values())
-                .filter(f -> !(step != Step.BINDING && f == Failure.EMPTY)) // an empty answer once, on the binding
-                .map(f -> Arguments.of(step, f)));
+        return Stream.of(Step.LOCK, Step.DECISION, Step.BINDING)
+                .flatMap(step -> Stream.of(Failure.values())
+                        .filter(f ->
+                                !(step != Step.BINDING && f == Failure.EMPTY)) // an empty answer once, on the binding
+                        .map(f -> Arguments.of(step, f)));
     }
 
     /**
@@ -303,27 +362,40 @@ class ApiServerFaultsTest {
         BindingResult first = extender.bind(pod, NODE);
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
 
-        assertThat(served(faultStub)).as("the fault answered exactly the requests of one failing call").isEqualTo(failure.perCall);
+        assertThat(served(faultStub))
+                .as("the fault answered exactly the requests of one failing call")
+                .isEqualTo(failure.perCall);
         // Answered at once, never a timeout waited out: no failure here is slow.
-        assertThat(took).as("bind answered without waiting for a timeout").isLessThan(FAST).isLessThan(BIND_TIMEOUT);
+        assertThat(took)
+                .as("bind answered without waiting for a timeout")
+                .isLessThan(FAST)
+                .isLessThan(BIND_TIMEOUT);
         if (step == Step.LOCK && failure == Failure.CONFLICT) {
             // A lost compare-and-swap is ours to retry: the lock client reads the node again and takes it.
-            assertThat(first.ok()).as("bind after one lost compare-and-swap: %s", first.error()).isTrue();
+            assertThat(first.ok())
+                    .as("bind after one lost compare-and-swap: %s", first.error())
+                    .isTrue();
         } else {
             assertThat(first.ok()).as("bind with a failing %s step", step).isFalse();
             assertThat(first.error()).as("the answer names what failed").isNotBlank();
             assertNothingOvercommittedOrReserved();
             Pod after = admin.pods().inNamespace(NS).withName(name).get();
             assertThat(after.getSpec().getNodeName()).as("pod not bound").isNull();
-            assertThat(annotations(after).get(ProtocolKeys.BIND_PHASE)).as("no decision in flight").isNotEqualTo(ProtocolKeys.PHASE_ALLOCATING);
+            assertThat(annotations(after).get(ProtocolKeys.BIND_PHASE))
+                    .as("no decision in flight")
+                    .isNotEqualTo(ProtocolKeys.PHASE_ALLOCATING);
             assertThat(warnings()).as("the failure is logged").anyMatch(m -> m.contains(name));
-            assertThat(metric("hami_bind_duration_seconds_count", "result", "failed")).as("failed binds counted")
+            assertThat(metric("hami_bind_duration_seconds_count", "result", "failed"))
+                    .as("failed binds counted")
                     .isGreaterThan(failedBefore);
             if (step == Step.LOCK) {
-                assertThat(metric("hami_node_lock_failures_total", "node", NODE)).as("lock failures counted").isGreaterThan(lockFailuresBefore);
+                assertThat(metric("hami_node_lock_failures_total", "node", NODE))
+                        .as("lock failures counted")
+                        .isGreaterThan(lockFailuresBefore);
             }
             // kube-scheduler retries the pod; the fault is spent.
-            BindingResult retry = extender.bind(admin.pods().inNamespace(NS).withName(name).get(), NODE);
+            BindingResult retry =
+                    extender.bind(admin.pods().inNamespace(NS).withName(name).get(), NODE);
             assertThat(retry.ok()).as("retried bind: %s", retry.error()).isTrue();
         }
         allocate(name);
@@ -346,15 +418,20 @@ class ApiServerFaultsTest {
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
 
         assertThat(served(faultStub)).as("the slow answer was given").isEqualTo(1);
-        assertThat(took).as("bind answered within one failing call and kube-scheduler's timeout")
-                .isLessThan(ONE_CALL.plusSeconds(2)).isLessThan(BIND_TIMEOUT);
+        assertThat(took)
+                .as("bind answered within one failing call and kube-scheduler's timeout")
+                .isLessThan(ONE_CALL.plusSeconds(2))
+                .isLessThan(BIND_TIMEOUT);
         if (!first.ok()) {
-            await("the decision the lost answer wrote is marked failed").atMost(Duration.ofSeconds(10))
-                    .until(() -> !ProtocolKeys.PHASE_ALLOCATING.equals(annotations(admin.pods().inNamespace(NS).withName(name).get())
+            await("the decision the lost answer wrote is marked failed")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !ProtocolKeys.PHASE_ALLOCATING.equals(annotations(
+                                    admin.pods().inNamespace(NS).withName(name).get())
                             .get(ProtocolKeys.BIND_PHASE)));
             assertThat(warnings()).as("the failure is logged").anyMatch(m -> m.contains(name));
             assertNothingOvercommittedOrReserved();
-            BindingResult retry = extender.bind(admin.pods().inNamespace(NS).withName(name).get(), NODE);
+            BindingResult retry =
+                    extender.bind(admin.pods().inNamespace(NS).withName(name).get(), NODE);
             assertThat(retry.ok()).as("retried bind: %s", retry.error()).isTrue();
         }
         allocate(name);
@@ -397,7 +474,8 @@ class ApiServerFaultsTest {
                 // The plugin failed the decision: the kubelet rejects the pod and its controller makes a new one.
                 assertThat(annotations(now).get(ProtocolKeys.BIND_PHASE)).isEqualTo(ProtocolKeys.PHASE_FAILED);
                 admin.pods().inNamespace(NS).withName(name).withGracePeriod(0).delete();
-                await().atMost(Duration.ofSeconds(10)).until(() -> admin.pods().inNamespace(NS).withName(name).get() == null);
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> admin.pods().inNamespace(NS).withName(name).get() == null);
             }
         }
         awaitLockFree();
@@ -424,8 +502,12 @@ class ApiServerFaultsTest {
         String state = Scenario.STARTED;
         for (int i = 0; i < n; i++) {
             String next = i == n - 1 ? "recovered" : "failed-" + (i + 1);
-            proxy.stubFor(request.atPriority(1).withId(UUID.randomUUID()).inScenario(scenario).whenScenarioStateIs(state)
-                    .willSetStateTo(next).willReturn(answer));
+            proxy.stubFor(request.atPriority(1)
+                    .withId(UUID.randomUUID())
+                    .inScenario(scenario)
+                    .whenScenarioStateIs(state)
+                    .willSetStateTo(next)
+                    .willReturn(answer));
             state = next;
         }
         return scenario;
@@ -433,14 +515,18 @@ class ApiServerFaultsTest {
 
     /** How many requests the fault stubs of {@code scenario} answered. */
     static long served(String scenario) {
-        return proxy.getAllServeEvents().stream().map(ServeEvent::getStubMapping)
-                .filter(m -> m != null && scenario.equals(m.getScenarioName())).count();
+        return proxy.getAllServeEvents().stream()
+                .map(ServeEvent::getStubMapping)
+                .filter(m -> m != null && scenario.equals(m.getScenarioName()))
+                .count();
     }
 
     /** A client whose requests go through the proxy; its watches go straight to the API server. */
     static KubernetesClient throughProxy(Config identity, String userAgent) {
-        Config config = KubeClients.bounded(new ConfigBuilder(identity).withMasterUrl("http://127.0.0.1:" + proxy.port())
-                .withUserAgent(userAgent).build());
+        Config config = KubeClients.bounded(new ConfigBuilder(identity)
+                .withMasterUrl("http://127.0.0.1:" + proxy.port())
+                .withUserAgent(userAgent)
+                .build());
         URI apiServer = URI.create(plane.url());
         Interceptor watchesDirect = new Interceptor() {
             @Override
@@ -448,27 +534,43 @@ class ApiServerFaultsTest {
                 URI uri = request.uri();
                 if (uri.getRawQuery() != null && uri.getRawQuery().contains("watch=true")) {
                     String scheme = uri.getScheme().startsWith("ws") ? "wss" : "https";
-                    builder.uri(URI.create(scheme + "://" + apiServer.getRawAuthority() + uri.getRawPath() + "?" + uri.getRawQuery()));
+                    builder.uri(URI.create(
+                            scheme + "://" + apiServer.getRawAuthority() + uri.getRawPath() + "?" + uri.getRawQuery()));
                 }
             }
         };
-        return new KubernetesClientBuilder().withConfig(config)
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("e2e-watches-direct", watchesDirect)).build();
+        return new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("e2e-watches-direct", watchesDirect))
+                .build();
     }
 
     // ---- the cluster ----
 
     static Pod createPod() {
         String name = "faults-" + pods.incrementAndGet();
-        Pod p = new PodBuilder(Cluster.pod(NS, name, Cluster.container("cuda", "nvidia.com/gpu", "1", "nvidia.com/gpumem",
-                String.valueOf(POD_MEM))).build()).editSpec().withSchedulerName(SCHEDULER_NAME)
-                .addNewToleration().withKey(TAINT).withOperator("Exists").withEffect("NoSchedule").endToleration().endSpec().build();
+        Pod p = new PodBuilder(Cluster.pod(
+                                NS,
+                                name,
+                                Cluster.container(
+                                        "cuda", "nvidia.com/gpu", "1", "nvidia.com/gpumem", String.valueOf(POD_MEM)))
+                        .build())
+                .editSpec()
+                .withSchedulerName(SCHEDULER_NAME)
+                .addNewToleration()
+                .withKey(TAINT)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
+                .endSpec()
+                .build();
         return admin.pods().inNamespace(NS).resource(p).create();
     }
 
     /** The kubelet device ID of the pod's granted GPU (the plugin advertises {@code <uuid>-<n>}). */
     static String deviceOf(String name) {
-        String toAllocate = annotations(admin.pods().inNamespace(NS).withName(name).get()).get(NvidiaKeys.TO_ALLOCATE);
+        String toAllocate =
+                annotations(admin.pods().inNamespace(NS).withName(name).get()).get(NvidiaKeys.TO_ALLOCATE);
         assertThat(toAllocate).as("pod %s decision", name).isNotNull();
         return toAllocate.split(",")[0] + "-" + (pods.get() % 10);
     }
@@ -477,52 +579,73 @@ class ApiServerFaultsTest {
     static void allocate(String name) {
         plugin.allocate(deviceOf(name));
         served.incrementAndGet();
-        await("pod " + name + " allocated").atMost(Duration.ofSeconds(10)).until(() -> ProtocolKeys.PHASE_SUCCESS.equals(
-                annotations(admin.pods().inNamespace(NS).withName(name).get()).get(ProtocolKeys.BIND_PHASE)));
+        await("pod " + name + " allocated")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> ProtocolKeys.PHASE_SUCCESS.equals(
+                        annotations(admin.pods().inNamespace(NS).withName(name).get())
+                                .get(ProtocolKeys.BIND_PHASE)));
         awaitLockFree();
     }
 
     static void awaitLockFree() {
-        await("the node lock released or recoverable").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+        await("the node lock released or recoverable")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
                 .untilAsserted(ApiServerFaultsTest::assertLockRecoverable);
     }
 
     /**
      * From the API server: per device memory within capacity and tasks within the split count, each device on this
      * node, as many pods served as Allocates that returned a grant; no unbound pod left allocating; the lock
-     * released or recoverable (D5).
+     * released or recoverable (design D5, docs/design.md#d5).
      */
     static void assertNothingOvercommittedOrReserved() throws Exception {
         UsageIndex fresh = rebuild();
         for (DeviceUsage d : fresh.snapshot(NODE).orElseThrow().view().devicesOf("NVIDIA")) {
-            assertThat(d.usedmem()).as("memory on %s", d.device().id()).isLessThanOrEqualTo(d.device().devmem());
-            assertThat(d.used()).as("tasks on %s", d.device().id()).isLessThanOrEqualTo(d.device().count());
-            assertThat(d.usedcores()).as("cores on %s", d.device().id()).isLessThanOrEqualTo(d.device().devcore());
+            assertThat(d.usedmem())
+                    .as("memory on %s", d.device().id())
+                    .isLessThanOrEqualTo(d.device().devmem());
+            assertThat(d.used())
+                    .as("tasks on %s", d.device().id())
+                    .isLessThanOrEqualTo(d.device().count());
+            assertThat(d.usedcores())
+                    .as("cores on %s", d.device().id())
+                    .isLessThanOrEqualTo(d.device().devcore());
         }
         var all = admin.pods().inNamespace(NS).list().getItems();
         for (Pod p : all) {
             String phase = annotations(p).get(ProtocolKeys.BIND_PHASE);
             if (p.getSpec().getNodeName() == null) {
-                assertThat(phase).as("unbound %s keeps no decision in flight", p.getMetadata().getName()).isNotEqualTo(ProtocolKeys.PHASE_ALLOCATING);
+                assertThat(phase)
+                        .as(
+                                "unbound %s keeps no decision in flight",
+                                p.getMetadata().getName())
+                        .isNotEqualTo(ProtocolKeys.PHASE_ALLOCATING);
             }
         }
-        long success = all.stream().filter(p -> ProtocolKeys.PHASE_SUCCESS.equals(annotations(p).get(ProtocolKeys.BIND_PHASE))).count();
+        long success = all.stream()
+                .filter(p -> ProtocolKeys.PHASE_SUCCESS.equals(annotations(p).get(ProtocolKeys.BIND_PHASE)))
+                .count();
         assertThat(success).as("pods served = Allocates that returned a grant").isEqualTo(served.get());
         assertLockRecoverable();
     }
 
-    /** D5: a lock left on the node is one a bind may take, or its holder is bound and waits for its Allocate. */
+    /** Design D5: a lock left on the node is one a bind may take, or its holder is bound and waits for its Allocate. */
     static void assertLockRecoverable() throws Exception {
         String value = annotations(admin.nodes().withName(NODE).get()).get(ProtocolKeys.NODE_LOCK);
         if (value == null) {
             return;
         }
         var lock = NodeLockCodec.decode(value);
-        Pod holder = admin.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
+        Pod holder =
+                admin.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
         HolderState state = LockRules.holderState(NODE, lock, HolderPod.of(holder));
-        var decision = LockRules.decide(lock, NS, "someone-else", state, Instant.now(), LockTimeouts.of(Duration.ofMinutes(5)));
+        var decision = LockRules.decide(
+                lock, NS, "someone-else", state, Instant.now(), LockTimeouts.of(Duration.ofMinutes(5)));
         if (decision instanceof LockRules.Decision.Wait) {
-            assertThat(holder.getSpec().getNodeName()).as("lock %s held by a pod bound here, awaiting its Allocate", value).isEqualTo(NODE);
+            assertThat(holder.getSpec().getNodeName())
+                    .as("lock %s held by a pod bound here, awaiting its Allocate", value)
+                    .isEqualTo(NODE);
             assertThat(annotations(holder).get(ProtocolKeys.BIND_PHASE)).isEqualTo(ProtocolKeys.PHASE_ALLOCATING);
         }
     }
@@ -533,16 +656,19 @@ class ApiServerFaultsTest {
         var index = new UsageIndex();
         new NodeInventory(index, backends).refresh(admin.nodes().withName(NODE).get());
         for (Pod p : admin.pods().inAnyNamespace().list().getItems()) {
-            index.putPod(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), PodUsage.of(p, backends),
+            index.putPod(
+                    p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(),
+                    PodUsage.of(p, backends),
                     p.getMetadata().getResourceVersion());
         }
         return index;
     }
 
     static void assertIndexEqualsRebuild() {
-        await("the scheduler's usage index equals a rebuild from the API server").atMost(Duration.ofSeconds(15))
-                .pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(devices(scheduler.index()))
-                        .isEqualTo(devices(rebuild())));
+        await("the scheduler's usage index equals a rebuild from the API server")
+                .atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(devices(scheduler.index())).isEqualTo(devices(rebuild())));
     }
 
     static Map<String, List<DeviceUsage>> devices(UsageIndex index) {
@@ -551,8 +677,10 @@ class ApiServerFaultsTest {
 
     static List<String> warnings() {
         synchronized (logs) {
-            return logs.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
-                    .map(ILoggingEvent::getFormattedMessage).toList();
+            return logs.list.stream()
+                    .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .toList();
         }
     }
 
@@ -560,10 +688,14 @@ class ApiServerFaultsTest {
     static double metric(String name, String label, String value) throws Exception {
         try (var http = HttpClient.newHttpClient()) {
             var address = scheduler.metricsAddress();
-            var r = http.send(java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + "/metrics"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{[^}]*" + Pattern.quote(label + "=\"" + value + "\"")
-                    + "[^}]*\\} (\\S+)$").matcher(r.body());
+            var r = http.send(
+                    java.net.http.HttpRequest.newBuilder(
+                                    URI.create("http://127.0.0.1:" + address.getPort() + "/metrics"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{[^}]*"
+                            + Pattern.quote(label + "=\"" + value + "\"") + "[^}]*\\} (\\S+)$")
+                    .matcher(r.body());
             return m.find() ? Double.parseDouble(m.group(1)) : 0;
         }
     }

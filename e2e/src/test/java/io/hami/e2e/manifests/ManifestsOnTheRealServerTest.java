@@ -48,6 +48,7 @@ class ManifestsOnTheRealServerTest {
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
+
     @TempDir
     static Path dir;
 
@@ -67,23 +68,35 @@ class ManifestsOnTheRealServerTest {
     static void applyEveryManifestWithKubectl() throws Exception {
         assumeTrue(Command.kubectlInstalled(), "kubectl is not installed at " + Command.KUBECTL);
         cache = dir.resolve("kubectl-cache");
-        String kustomized = kubectl("kustomize", DeployFiles.KUSTOMIZATION_DIR.toString()).ok().stdout();
+        String kustomized = kubectl("kustomize", DeployFiles.KUSTOMIZATION_DIR.toString())
+                .ok()
+                .stdout();
         manifest = Files.writeString(dir.resolve("hami.yaml"), kustomized);
         built = DeployFiles.parseAll(kustomized);
 
-        othersWebhook = admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(WEBHOOK).get();
+        othersWebhook = admin.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName(WEBHOOK)
+                .get();
         if (othersWebhook != null) {
             admin.resource(othersWebhook).delete();
         }
         // A dry run creates nothing, the namespace included, and the real server (NamespaceLifecycle admission) refuses
         // objects in a namespace that does not exist: the namespace first, then a dry run of everything.
-        namespaceApplied = kubectl("apply", "--server-side", "-f", DeployFiles.KUSTOMIZATION_DIR.resolve("namespace.yaml").toString());
-        dryRunBefore = kubectl("apply", "--server-side", "--dry-run=server", "-k", DeployFiles.KUSTOMIZATION_DIR.toString());
+        namespaceApplied = kubectl(
+                "apply",
+                "--server-side",
+                "-f",
+                DeployFiles.KUSTOMIZATION_DIR.resolve("namespace.yaml").toString());
+        dryRunBefore =
+                kubectl("apply", "--server-side", "--dry-run=server", "-k", DeployFiles.KUSTOMIZATION_DIR.toString());
         applied = kubectl("apply", "--server-side", "-k", DeployFiles.KUSTOMIZATION_DIR.toString());
         readBack = get();
         appliedAgain = kubectl("apply", "--server-side", "-k", DeployFiles.KUSTOMIZATION_DIR.toString());
         readBackAgain = get();
-        dryRunAfter = kubectl("apply", "--server-side", "--dry-run=server", "-k", DeployFiles.KUSTOMIZATION_DIR.toString());
+        dryRunAfter =
+                kubectl("apply", "--server-side", "--dry-run=server", "-k", DeployFiles.KUSTOMIZATION_DIR.toString());
     }
 
     @AfterAll
@@ -91,7 +104,11 @@ class ManifestsOnTheRealServerTest {
         if (admin == null || built == null) {
             return;
         }
-        admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(WEBHOOK).delete();
+        admin.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName(WEBHOOK)
+                .delete();
         // Other classes write protocol keys on pods as the admin, which the policy refuses.
         plane.ensureNamespace(PROBE_NS);
         ProtocolKeysPolicy.remove(admin, PROBE_NS);
@@ -110,9 +127,12 @@ class ManifestsOnTheRealServerTest {
 
     /** Every object of the manifest as the server holds it, by {@code Kind namespace/name}. */
     private static Map<String, JsonNode> get() {
-        JsonNode list = DeployFiles.YAML.readTree(kubectl("get", "-f", manifest.toString(), "-o", "json").ok().stdout());
+        JsonNode list = DeployFiles.YAML.readTree(
+                kubectl("get", "-f", manifest.toString(), "-o", "json").ok().stdout());
         var out = new LinkedHashMap<String, JsonNode>();
-        JsonNode items = list.has("items") ? list.path("items") : DeployFiles.YAML.createArrayNode().add(list);
+        JsonNode items = list.has("items")
+                ? list.path("items")
+                : DeployFiles.YAML.createArrayNode().add(list);
         items.forEach(i -> out.put(DeployFiles.describe(i), i));
         return out;
     }
@@ -120,7 +140,10 @@ class ManifestsOnTheRealServerTest {
     @Test
     void kustomizeBuildsExactlyTheObjectsOfTheListedFiles() {
         assertThat(built.stream().map(DeployFiles::describe).sorted().toList())
-                .isEqualTo(DeployFiles.all().stream().map(DeployFiles::describe).sorted().toList());
+                .isEqualTo(DeployFiles.all().stream()
+                        .map(DeployFiles::describe)
+                        .sorted()
+                        .toList());
     }
 
     @Test
@@ -129,19 +152,31 @@ class ManifestsOnTheRealServerTest {
         for (Command.Result dryRun : List.of(dryRunBefore, dryRunAfter)) {
             dryRun.ok();
             assertThat(dryRun.stderr()).as("what kubectl reported").isEmpty();
-            assertThat(dryRun.stdout().lines().filter(l -> l.endsWith("serverside-applied (server dry run)")).count())
-                    .as(dryRun.stdout()).isEqualTo(built.size());
+            assertThat(dryRun.stdout()
+                            .lines()
+                            .filter(l -> l.endsWith("serverside-applied (server dry run)"))
+                            .count())
+                    .as(dryRun.stdout())
+                    .isEqualTo(built.size());
         }
-        assertThat(readBack).as("a dry run stores nothing: every object was created by the apply after it").hasSize(built.size());
+        assertThat(readBack)
+                .as("a dry run stores nothing: every object was created by the apply after it")
+                .hasSize(built.size());
     }
 
     @Test
     void kubectlCreatesEveryObjectWithoutWarnings() {
         applied.ok();
         assertThat(applied.stderr()).as("warnings").isEmpty();
-        assertThat(applied.stdout().lines().filter(l -> l.endsWith(" serverside-applied")).count()).as(applied.stdout())
+        assertThat(applied.stdout()
+                        .lines()
+                        .filter(l -> l.endsWith(" serverside-applied"))
+                        .count())
+                .as(applied.stdout())
                 .isEqualTo(built.size());
-        assertThat(readBack.keySet()).containsExactlyInAnyOrderElementsOf(built.stream().map(DeployFiles::describe).toList());
+        assertThat(readBack.keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        built.stream().map(DeployFiles::describe).toList());
     }
 
     @Test
@@ -159,10 +194,21 @@ class ManifestsOnTheRealServerTest {
     void aSecondServerSideApplyChangesNothing() {
         appliedAgain.ok();
         assertThat(appliedAgain.stderr()).isEmpty();
-        Function<Map<String, JsonNode>, Map<String, String>> versions = m -> m.entrySet().stream().collect(Collectors.toMap(
-                Map.Entry::getKey, e -> "resourceVersion=" + e.getValue().path("metadata").path("resourceVersion").asString()
-                        + " generation=" + e.getValue().path("metadata").path("generation").asString()
-                        + " managedFields=" + e.getValue().path("metadata").path("managedFields")));
+        Function<Map<String, JsonNode>, Map<String, String>> versions = m -> m.entrySet().stream()
+                .collect(Collectors.toMap(
+                        Map.Entry::getKey,
+                        e -> "resourceVersion="
+                                + e.getValue()
+                                        .path("metadata")
+                                        .path("resourceVersion")
+                                        .asString()
+                                + " generation="
+                                + e.getValue()
+                                        .path("metadata")
+                                        .path("generation")
+                                        .asString()
+                                + " managedFields="
+                                + e.getValue().path("metadata").path("managedFields")));
         assertThat(versions.apply(readBackAgain)).isEqualTo(versions.apply(readBack));
     }
 }

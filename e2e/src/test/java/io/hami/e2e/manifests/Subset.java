@@ -11,8 +11,7 @@ import tools.jackson.databind.JsonNode;
  * have the same length and hold what was written at each index (the server keeps order).
  */
 final class Subset {
-    private Subset() {
-    }
+    private Subset() {}
 
     /** One line per written field the stored object lacks or holds otherwise; empty when it holds them all. */
     static List<String> differences(String where, JsonNode written, JsonNode stored) {

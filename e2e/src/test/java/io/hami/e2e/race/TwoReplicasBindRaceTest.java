@@ -44,6 +44,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -75,6 +76,7 @@ class TwoReplicasBindRaceTest {
     static final int POD_MEM = 2000;
     /** Four pods fit a card by memory (the split count, 10, is not the limit). */
     static final int SLOTS = NODES * GPUS * (GPU_MEM / POD_MEM);
+
     static final int PODS = 28;
     static final int WORKERS = 8;
     static final Duration LOCK_TIMEOUT = Duration.ofMinutes(5);
@@ -117,25 +119,45 @@ class TwoReplicasBindRaceTest {
         }
         for (int i = 0; i < PODS; i++) {
             // Spread over nodes: the nodes fill in parallel, and the eight workers still outnumber them.
-            Pod p = new PodBuilder(Cluster.pod(NS, "race-" + i, container("cuda", "nvidia.com/gpu", "1",
-                    "nvidia.com/gpumem", String.valueOf(POD_MEM))).build())
-                    .editMetadata().addToAnnotations(ProtocolKeys.NODE_SCHEDULER_POLICY, "spread").endMetadata()
-                    .editSpec().withSchedulerName(SCHEDULER_NAME).endSpec().build();
+            Pod p = new PodBuilder(Cluster.pod(
+                                    NS,
+                                    "race-" + i,
+                                    container(
+                                            "cuda",
+                                            "nvidia.com/gpu",
+                                            "1",
+                                            "nvidia.com/gpumem",
+                                            String.valueOf(POD_MEM)))
+                            .build())
+                    .editMetadata()
+                    .addToAnnotations(ProtocolKeys.NODE_SCHEDULER_POLICY, "spread")
+                    .endMetadata()
+                    .editSpec()
+                    .withSchedulerName(SCHEDULER_NAME)
+                    .endSpec()
+                    .build();
             admin.pods().inNamespace(NS).resource(p).create();
         }
 
-        HamiScheduler a = HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("replica-a"));
+        HamiScheduler a =
+                HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("replica-a"));
         closeables.add(a);
-        HamiScheduler b = HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("replica-b"));
+        HamiScheduler b =
+                HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("replica-b"));
         closeables.add(b);
         ClusterOps.awaitIndexed(a, nodes);
         ClusterOps.awaitIndexed(b, nodes);
-        var replicas = List.of(ExtenderClient.of(a, plane.ca().certificatePem()), ExtenderClient.of(b, plane.ca().certificatePem()));
+        var replicas = List.of(
+                ExtenderClient.of(a, plane.ca().certificatePem()),
+                ExtenderClient.of(b, plane.ca().certificatePem()));
 
         // The device plugins of these nodes, at the annotation level: entries consumed, success, lock released.
         KubernetesClient kubeletClient = plane.newClient();
         closeables.add(kubeletClient);
-        closeables.add(new SyntheticKubelet(kubeletClient, Set.copyOf(nodes), DeviceBackends.load(DeviceConfig.DEFAULTS),
+        closeables.add(new SyntheticKubelet(
+                kubeletClient,
+                Set.copyOf(nodes),
+                DeviceBackends.load(DeviceConfig.DEFAULTS),
                 new NodeLockClient(kubeletClient, LOCK_TIMEOUT, Clock.systemUTC()),
                 new ContainerRuntime(new PodStatusWriter(kubeletClient))));
 
@@ -157,7 +179,9 @@ class TwoReplicasBindRaceTest {
             });
         }
         workers.shutdown();
-        assertThat(workers.awaitTermination(60, TimeUnit.SECONDS)).as("workers finished within 60 s").isTrue();
+        assertThat(workers.awaitTermination(60, TimeUnit.SECONDS))
+                .as("workers finished within 60 s")
+                .isTrue();
         long raceMillis = (System.nanoTime() - raceStart) / 1_000_000;
         awaitAllocated();
 
@@ -171,28 +195,52 @@ class TwoReplicasBindRaceTest {
         }
 
         var pods = admin.pods().inNamespace(NS).list().getItems();
-        long bound = pods.stream().filter(p -> p.getSpec().getNodeName() != null).count();
-        System.out.printf("race: %d pods, %d bound (%d in the final pass), %d binds refused %s, %d of them while a pod the other"
+        long bound =
+                pods.stream().filter(p -> p.getSpec().getNodeName() != null).count();
+        System.out.printf(
+                "race: %d pods, %d bound (%d in the final pass), %d binds refused %s, %d of them while a pod the other"
                         + " replica bound held the lock; binds by replica %s; %d bind calls averaging %d ms; race %d ms, test %d ms%n",
-                PODS, bound, late, stats.refused.values().stream().mapToInt(AtomicInteger::get).sum(), stats.refused,
-                stats.crossReplica(), stats.boundBy, stats.bindCalls.get(),
-                stats.bindNanos.get() / 1_000_000 / Math.max(1, stats.bindCalls.get()), raceMillis, (System.nanoTime() - t0) / 1_000_000);
+                PODS,
+                bound,
+                late,
+                stats.refused.values().stream().mapToInt(AtomicInteger::get).sum(),
+                stats.refused,
+                stats.crossReplica(),
+                stats.boundBy,
+                stats.bindCalls.get(),
+                stats.bindNanos.get() / 1_000_000 / Math.max(1, stats.bindCalls.get()),
+                raceMillis,
+                (System.nanoTime() - t0) / 1_000_000);
 
         assertNoOvercommit(pods, inventory);
-        assertThat(bound).as("every slot taken, none twice: the cluster is packed exactly").isEqualTo(SLOTS);
+        assertThat(bound)
+                .as("every slot taken, none twice: the cluster is packed exactly")
+                .isEqualTo(SLOTS);
         for (Pod p : pods) {
             if (p.getSpec().getNodeName() == null) {
-                assertThat(annotations(p).get(ProtocolKeys.BIND_PHASE)).as("unbound %s keeps no decision in flight", p.getMetadata().getName())
+                assertThat(annotations(p).get(ProtocolKeys.BIND_PHASE))
+                        .as(
+                                "unbound %s keeps no decision in flight",
+                                p.getMetadata().getName())
                         .isNotEqualTo(ProtocolKeys.PHASE_ALLOCATING);
             }
         }
         assertLocksReleasedOrRecoverable();
-        assertThat(stats.refused.getOrDefault(Stats.CONTENTION, new AtomicInteger()).get()
-                + stats.refused.getOrDefault(Stats.STALE, new AtomicInteger()).get()
-                + stats.refused.getOrDefault(Stats.CONFLICT, new AtomicInteger()).get())
-                .as("binds refused for lock contention or a conflicting decision: the replicas did race").isPositive();
+        assertThat(stats.refused
+                                .getOrDefault(Stats.CONTENTION, new AtomicInteger())
+                                .get()
+                        + stats.refused
+                                .getOrDefault(Stats.STALE, new AtomicInteger())
+                                .get()
+                        + stats.refused
+                                .getOrDefault(Stats.CONFLICT, new AtomicInteger())
+                                .get())
+                .as("binds refused for lock contention or a conflicting decision: the replicas did race")
+                .isPositive();
         assertThat(stats.boundBy).as("both replicas bound pods").containsKeys(0, 1);
-        assertThat(stats.crossReplica()).as("binds refused on one replica because a pod of the other held the node lock").isPositive();
+        assertThat(stats.crossReplica())
+                .as("binds refused on one replica because a pod of the other held the node lock")
+                .isPositive();
     }
 
     /** What the workers saw. */
@@ -207,15 +255,20 @@ class TwoReplicasBindRaceTest {
         final Map<String, Integer> binder = new ConcurrentHashMap<>();
         /** For each bind refused for contention: the refusing replica and the pod holding the lock. */
         final List<Map.Entry<Integer, String>> contended = java.util.Collections.synchronizedList(new ArrayList<>());
+
         final AtomicInteger bindCalls = new AtomicInteger();
         final java.util.concurrent.atomic.AtomicLong bindNanos = new java.util.concurrent.atomic.AtomicLong();
 
-        private static final java.util.regex.Pattern HOLDER = java.util.regex.Pattern.compile("is locked by [^/]+/(\\S+) since");
+        private static final java.util.regex.Pattern HOLDER =
+                java.util.regex.Pattern.compile("is locked by [^/]+/(\\S+) since");
 
         /** Binds refused on one replica while the lock was held by a pod that the other replica bound. */
         long crossReplica() {
             synchronized (contended) {
-                return contended.stream().filter(e -> binder.containsKey(e.getValue()) && !binder.get(e.getValue()).equals(e.getKey())).count();
+                return contended.stream()
+                        .filter(e -> binder.containsKey(e.getValue())
+                                && !binder.get(e.getValue()).equals(e.getKey()))
+                        .count();
             }
         }
 
@@ -224,10 +277,15 @@ class TwoReplicasBindRaceTest {
             if (holder.find()) {
                 contended.add(Map.entry(replica, holder.group(1)));
             }
-            String kind = error.contains("node lock contention") ? CONTENTION
-                    : error.contains("no longer fits") ? STALE
-                    : error.contains("409") || error.toLowerCase().contains("conflict") || error.contains("lost the lock") ? CONFLICT
-                    : OTHER;
+            String kind = error.contains("node lock contention")
+                    ? CONTENTION
+                    : error.contains("no longer fits")
+                            ? STALE
+                            : error.contains("409")
+                                            || error.toLowerCase(Locale.ROOT).contains("conflict")
+                                            || error.contains("lost the lock")
+                                    ? CONFLICT
+                                    : OTHER;
             refused.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
             if (kind.equals(OTHER)) {
                 System.out.println("race: bind refused: " + error);
@@ -258,8 +316,12 @@ class TwoReplicasBindRaceTest {
                 continue;
             }
             empty = 0;
-            List<HostPriority> ranked = replicas.get(rnd.nextInt(replicas.size())).prioritize(pod, filtered.nodeNames());
-            String best = ranked.stream().max(Comparator.comparingLong(HostPriority::score)).orElseThrow().host();
+            List<HostPriority> ranked =
+                    replicas.get(rnd.nextInt(replicas.size())).prioritize(pod, filtered.nodeNames());
+            String best = ranked.stream()
+                    .max(Comparator.comparingLong(HostPriority::score))
+                    .orElseThrow()
+                    .host();
             int r = rnd.nextInt(replicas.size());
             long bindStart = System.nanoTime();
             BindingResult result = replicas.get(r).bind(pod, best);
@@ -271,22 +333,28 @@ class TwoReplicasBindRaceTest {
                 return true;
             }
             stats.refused(r, result.error());
-            // kube-scheduler backs off 1 s and more; a shorter pause keeps the race dense without flooding the API server.
+            // kube-scheduler backs off 1 s and more; a shorter pause keeps the race dense without flooding the API
+            // server.
             Thread.sleep(50 + rnd.nextInt(100));
         }
         return false;
     }
 
     private List<Pod> unbound() {
-        return admin.pods().inNamespace(NS).list().getItems().stream().filter(p -> p.getSpec().getNodeName() == null).toList();
+        return admin.pods().inNamespace(NS).list().getItems().stream()
+                .filter(p -> p.getSpec().getNodeName() == null)
+                .toList();
     }
 
     /** Until the synthetic kubelet has finished every bound pod's allocation. */
     private void awaitAllocated() {
-        await("every bound pod allocated").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        await("every bound pod allocated")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> admin.pods().inNamespace(NS).list().getItems().stream()
                         .filter(p -> p.getSpec().getNodeName() != null)
-                        .noneMatch(p -> ProtocolKeys.PHASE_ALLOCATING.equals(annotations(p).get(ProtocolKeys.BIND_PHASE))));
+                        .noneMatch(p -> ProtocolKeys.PHASE_ALLOCATING.equals(
+                                annotations(p).get(ProtocolKeys.BIND_PHASE))));
     }
 
     /** Usage recomputed from the allocated annotations of the bound pods, against each node's devices. */
@@ -303,11 +371,18 @@ class TwoReplicasBindRaceTest {
             }
             String name = pod.getMetadata().getName();
             assertThat(allocated).as("bound pod %s carries its decision", name).isNotNull();
-            assertThat(a.get(ProtocolKeys.VGPU_NODE)).as("pod %s decision names its node", name).isEqualTo(node);
-            assertThat(a.get(ProtocolKeys.BIND_PHASE)).as("pod %s allocated", name).isEqualTo(ProtocolKeys.PHASE_SUCCESS);
-            for (List<ContainerDevice> container : PodDevicesCodec.decode(allocated).containers()) {
+            assertThat(a.get(ProtocolKeys.VGPU_NODE))
+                    .as("pod %s decision names its node", name)
+                    .isEqualTo(node);
+            assertThat(a.get(ProtocolKeys.BIND_PHASE))
+                    .as("pod %s allocated", name)
+                    .isEqualTo(ProtocolKeys.PHASE_SUCCESS);
+            for (List<ContainerDevice> container :
+                    PodDevicesCodec.decode(allocated).containers()) {
                 for (ContainerDevice d : container) {
-                    assertThat(inventory.get(node)).as("pod %s device %s is on %s", name, d.uuid(), node).contains(d.uuid());
+                    assertThat(inventory.get(node))
+                            .as("pod %s device %s is on %s", name, d.uuid(), node)
+                            .contains(d.uuid());
                     mem.merge(d.uuid(), d.usedmem(), Integer::sum);
                     cores.merge(d.uuid(), d.usedcores(), Integer::sum);
                     tasks.merge(d.uuid(), 1, Integer::sum);
@@ -319,7 +394,7 @@ class TwoReplicasBindRaceTest {
         tasks.forEach((uuid, t) -> assertThat(t).as("tasks on %s", uuid).isLessThanOrEqualTo(10));
     }
 
-    /** D5: a lock left on a node is one the next bind may take (its holder finished or is gone), never one to wait on. */
+    /** Design D5 (docs/design.md#d5): a lock left on a node is one the next bind may take (its holder finished or is gone), never one to wait on. */
     private void assertLocksReleasedOrRecoverable() throws Exception {
         Instant now = Instant.now();
         for (String name : nodes) {
@@ -329,10 +404,14 @@ class TwoReplicasBindRaceTest {
                 continue;
             }
             var lock = NodeLockCodec.decode(value);
-            Pod holder = admin.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
+            Pod holder = admin.pods()
+                    .inNamespace(lock.namespace())
+                    .withName(lock.name())
+                    .get();
             HolderState state = LockRules.holderState(name, lock, HolderPod.of(holder));
             assertThat(LockRules.decide(lock, NS, "someone-else", state, now, LockTimeouts.of(LOCK_TIMEOUT)))
-                    .as("lock %s on %s is recoverable", value, name).isNotInstanceOf(LockRules.Decision.Wait.class);
+                    .as("lock %s on %s is recoverable", value, name)
+                    .isNotInstanceOf(LockRules.Decision.Wait.class);
         }
     }
 }

@@ -87,6 +87,7 @@ class RbacEnforcedTest {
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
+
     @TempDir
     static Path dir;
 
@@ -121,20 +122,52 @@ class RbacEnforcedTest {
         }
         plane.ensureNamespace(NS);
         // The user may create and read pods in its namespace, nothing else.
-        admin.rbac().roles().inNamespace(NS).resource(new RoleBuilder().withNewMetadata().withName("pod-author").endMetadata()
-                .addNewRule().withApiGroups("").withResources("pods").withVerbs("create", "get", "list", "watch").endRule()
-                .build()).serverSideApply();
-        admin.rbac().roleBindings().inNamespace(NS).resource(new RoleBindingBuilder().withNewMetadata().withName("pod-author")
-                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "pod-author")
-                .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User").withName(USER).endSubject()
-                .build()).serverSideApply();
+        admin.rbac()
+                .roles()
+                .inNamespace(NS)
+                .resource(new RoleBuilder()
+                        .withNewMetadata()
+                        .withName("pod-author")
+                        .endMetadata()
+                        .addNewRule()
+                        .withApiGroups("")
+                        .withResources("pods")
+                        .withVerbs("create", "get", "list", "watch")
+                        .endRule()
+                        .build())
+                .serverSideApply();
+        admin.rbac()
+                .roleBindings()
+                .inNamespace(NS)
+                .resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("pod-author")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "pod-author")
+                        .addNewSubject()
+                        .withApiGroup("rbac.authorization.k8s.io")
+                        .withKind("User")
+                        .withName(USER)
+                        .endSubject()
+                        .build())
+                .serverSideApply();
         // The nodes as a kubelet registers them: capacity, the device counts its plugins would report.
-        NodeLifecycle.createReady(admin, tainted(Cluster.node(GPU_NODE)).editStatus()
-                .addToCapacity("nvidia.com/gpu", new Quantity("20")).addToAllocatable("nvidia.com/gpu", new Quantity("20"))
-                .endStatus().build());
-        NodeLifecycle.createReady(admin, tainted(Cluster.node(HCU_NODE)).editStatus()
-                .addToCapacity("hygon.com/hcunum", new Quantity("8")).addToAllocatable("hygon.com/hcunum", new Quantity("8"))
-                .endStatus().build());
+        NodeLifecycle.createReady(
+                admin,
+                tainted(Cluster.node(GPU_NODE))
+                        .editStatus()
+                        .addToCapacity("nvidia.com/gpu", new Quantity("20"))
+                        .addToAllocatable("nvidia.com/gpu", new Quantity("20"))
+                        .endStatus()
+                        .build());
+        NodeLifecycle.createReady(
+                admin,
+                tainted(Cluster.node(HCU_NODE))
+                        .editStatus()
+                        .addToCapacity("hygon.com/hcunum", new Quantity("8"))
+                        .addToAllocatable("hygon.com/hcunum", new Quantity("8"))
+                        .endStatus()
+                        .build());
 
         schedulerIdentity = plane.serviceAccountConfig(SYSTEM, "hami-scheduler");
         pluginIdentity = plane.serviceAccountConfig(SYSTEM, "hami-device-plugin");
@@ -142,71 +175,120 @@ class RbacEnforcedTest {
         pluginCalls = new RecordingClient(pluginIdentity);
         DeviceConfig config = DeployedScheduler.deviceConfig();
 
-        try (MockPlugin nvidia = MockPlugin.start(pluginCalls.client(), "nvidia", GPU_NODE, config, dir.resolve("plugins"));
-             MockPlugin hcu = MockPlugin.start(pluginCalls.client(), "hygon", HCU_NODE, config, dir.resolve("plugins"))) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> annotation(GPU_NODE, NvidiaKeys.REGISTER) != null
-                    && annotation(HCU_NODE, HygonKeys.REGISTER) != null);
+        try (MockPlugin nvidia =
+                        MockPlugin.start(pluginCalls.client(), "nvidia", GPU_NODE, config, dir.resolve("plugins"));
+                MockPlugin hcu =
+                        MockPlugin.start(pluginCalls.client(), "hygon", HCU_NODE, config, dir.resolve("plugins"))) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> annotation(GPU_NODE, NvidiaKeys.REGISTER) != null
+                            && annotation(HCU_NODE, HygonKeys.REGISTER) != null);
 
-            try (DeployedScheduler scheduler = DeployedScheduler.start(plane, schedulerCalls.client(), Duration.ofSeconds(1),
-                    dir.resolve("scheduler"))) {
-                await().atMost(Duration.ofSeconds(20)).until(() -> schedulerCalls.calls().stream()
-                        .anyMatch(c -> c.uri().getPath().endsWith("/leases/" + scheduler.leaseName())));
+            try (DeployedScheduler scheduler = DeployedScheduler.start(
+                    plane, schedulerCalls.client(), Duration.ofSeconds(1), dir.resolve("scheduler"))) {
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> schedulerCalls.calls().stream()
+                                .anyMatch(c -> c.uri().getPath().endsWith("/leases/" + scheduler.leaseName())));
                 schedulerLedWithoutKubeScheduler = scheduler.app().isLeader();
                 scheduler.startKubeScheduler(plane, schedulerIdentity);
-                await().atMost(Duration.ofSeconds(60)).until(() -> scheduler.app().isLeader());
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> scheduler.app().isLeader());
                 schedulerLedBeforeThePod = true;
-                Lease lease = admin.resources(Lease.class).inNamespace(scheduler.leaseNamespace()).withName(scheduler.leaseName()).get();
+                Lease lease = admin.resources(Lease.class)
+                        .inNamespace(scheduler.leaseNamespace())
+                        .withName(scheduler.leaseName())
+                        .get();
                 leaseHolder = lease.getSpec().getHolderIdentity();
 
                 // The scheduler asks the HCU plugin for its handshake; the plugin answers.
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                    String h = annotation(HCU_NODE, HygonKeys.HANDSHAKE);
-                    if (h != null && (hcuHandshakes.isEmpty() || !hcuHandshakes.getLast().equals(h))) {
-                        hcuHandshakes.add(h);
-                    }
-                    return hcuHandshakes.stream().anyMatch(v -> v.startsWith("Requesting_"))
-                            && hcuHandshakes.stream().anyMatch(v -> v.startsWith("Reported_"));
-                });
-                await().atMost(Duration.ofSeconds(20)).until(() -> scheduler.app().index().nodeNames().containsAll(List.of(GPU_NODE, HCU_NODE)));
+                await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> {
+                            String h = annotation(HCU_NODE, HygonKeys.HANDSHAKE);
+                            if (h != null
+                                    && (hcuHandshakes.isEmpty()
+                                            || !hcuHandshakes.getLast().equals(h))) {
+                                hcuHandshakes.add(h);
+                            }
+                            return hcuHandshakes.stream().anyMatch(v -> v.startsWith("Requesting_"))
+                                    && hcuHandshakes.stream().anyMatch(v -> v.startsWith("Reported_"));
+                        });
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> scheduler.app().index().nodeNames().containsAll(List.of(GPU_NODE, HCU_NODE)));
 
                 // A user creates a pod; the real kube-scheduler schedules it through our extender.
                 createUsersPod(POD);
-                await().atMost(Duration.ofSeconds(60)).until(() -> GPU_NODE.equals(pod().getSpec().getNodeName()));
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> GPU_NODE.equals(pod().getSpec().getNodeName()));
                 bound = pod();
                 lockWhileAllocating = annotation(GPU_NODE, ProtocolKeys.NODE_LOCK);
 
                 // The kubelet's Allocate on the plugin's socket.
-                String gpu = bound.getMetadata().getAnnotations().get(NvidiaKeys.ALLOCATED).split(",")[0];
+                String gpu = bound.getMetadata()
+                        .getAnnotations()
+                        .get(NvidiaKeys.ALLOCATED)
+                        .split(",")[0];
                 allocated = nvidia.allocate(gpu + "-0");
-                await().atMost(Duration.ofSeconds(20)).until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
                 finished = pod();
-                await().atMost(Duration.ofSeconds(20)).until(() -> reasons().containsAll(List.of("FilteringSucceed", "BindingSucceed", "Scheduled")));
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> reasons().containsAll(List.of("FilteringSucceed", "BindingSucceed", "Scheduled")));
                 events = podEvents();
 
-                // A pod the admin placed by nodeName asks for a GPU without a decision of ours: the plugin cannot tell the
-                // next holder's Allocate from that pod's, refuses it and says so in events; once that pod is gone it serves.
-                admin.pods().inNamespace(NS).resource(new PodBuilder(Cluster.pod(NS, UNDECIDED,
-                        Cluster.container("main", "nvidia.com/gpu", "1")).build()).editSpec().withNodeName(GPU_NODE).endSpec()
-                        .build()).create();
+                // A pod the admin placed by nodeName asks for a GPU without a decision of ours: the plugin cannot tell
+                // the
+                // next holder's Allocate from that pod's, refuses it and says so in events; once that pod is gone it
+                // serves.
+                admin.pods()
+                        .inNamespace(NS)
+                        .resource(new PodBuilder(
+                                        Cluster.pod(NS, UNDECIDED, Cluster.container("main", "nvidia.com/gpu", "1"))
+                                                .build())
+                                .editSpec()
+                                .withNodeName(GPU_NODE)
+                                .endSpec()
+                                .build())
+                        .create();
                 createUsersPod(SECOND);
-                await().atMost(Duration.ofSeconds(60)).until(() -> ProtocolKeys.PHASE_ALLOCATING.equals(admin.pods()
-                        .inNamespace(NS).withName(SECOND).get().getMetadata().getAnnotations().get(ProtocolKeys.BIND_PHASE)));
-                String secondGpu = admin.pods().inNamespace(NS).withName(SECOND).get().getMetadata().getAnnotations()
-                        .get(NvidiaKeys.ALLOCATED).split(",")[0];
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> ProtocolKeys.PHASE_ALLOCATING.equals(admin.pods()
+                                .inNamespace(NS)
+                                .withName(SECOND)
+                                .get()
+                                .getMetadata()
+                                .getAnnotations()
+                                .get(ProtocolKeys.BIND_PHASE)));
+                String secondGpu = admin.pods()
+                        .inNamespace(NS)
+                        .withName(SECOND)
+                        .get()
+                        .getMetadata()
+                        .getAnnotations()
+                        .get(NvidiaKeys.ALLOCATED)
+                        .split(",")[0];
                 unattributedAllocate = catchThrowable(() -> nvidia.allocate(secondGpu + "-1"));
-                await().atMost(Duration.ofSeconds(20)).until(() -> ambiguityEvents().size() >= 2);
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> ambiguityEvents().size() >= 2);
                 refusalEvents = ambiguityEvents();
-                admin.pods().inNamespace(NS).withName(UNDECIDED).withGracePeriod(0).delete();
-                await().atMost(Duration.ofSeconds(20)).until(() -> admin.pods().inNamespace(NS).withName(UNDECIDED).get() == null);
+                admin.pods()
+                        .inNamespace(NS)
+                        .withName(UNDECIDED)
+                        .withGracePeriod(0)
+                        .delete();
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() ->
+                                admin.pods().inNamespace(NS).withName(UNDECIDED).get() == null);
                 nvidia.allocate(secondGpu + "-1");
-                await().atMost(Duration.ofSeconds(20)).until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
                 metrics = get(scheduler.metricsUrl());
                 kubeSchedulerLog = Files.readAllLines(scheduler.kubeScheduler().log());
                 registeredWithTheKubelet.addAll(nvidia.registered());
                 registeredWithTheKubelet.addAll(hcu.registered());
                 // kube-scheduler stops (its pod's container ends): ours stops leading once the Lease is not its own.
                 scheduler.kubeScheduler().close();
-                await().atMost(Duration.ofSeconds(30)).until(() -> !scheduler.app().isLeader());
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> !scheduler.app().isLeader());
                 schedulerLedAfterKubeScheduler = scheduler.app().isLeader();
             }
         }
@@ -217,7 +299,12 @@ class RbacEnforcedTest {
     @AfterAll
     static void cleanUp() {
         if (admin != null) {
-            Stream.of(POD, SECOND, UNDECIDED).forEach(p -> admin.pods().inNamespace(NS).withName(p).withGracePeriod(0).delete());
+            Stream.of(POD, SECOND, UNDECIDED)
+                    .forEach(p -> admin.pods()
+                            .inNamespace(NS)
+                            .withName(p)
+                            .withGracePeriod(0)
+                            .delete());
             admin.nodes().withName(GPU_NODE).delete();
             admin.nodes().withName(HCU_NODE).delete();
         }
@@ -227,21 +314,44 @@ class RbacEnforcedTest {
     /** A pod of the user, for our scheduler (the Deployment's scheduler name), tolerating the test nodes' taint. */
     private static void createUsersPod(String name) {
         try (KubernetesClient user = KubeControlPlane.client(plane.userConfig(USER, List.of()))) {
-            user.pods().inNamespace(NS).resource(new PodBuilder(Cluster.onNode(Cluster.pod(NS, name,
-                            Cluster.container("main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000")).build(), GPU_NODE))
-                    .editSpec().withSchedulerName(DeployFiles.flag(DeployedScheduler.container(), "--scheduler-name").orElseThrow())
-                    .addNewToleration().withKey(TAINT).withOperator("Exists").withEffect("NoSchedule").endToleration()
-                    .endSpec().build()).create();
+            user.pods()
+                    .inNamespace(NS)
+                    .resource(new PodBuilder(Cluster.onNode(
+                                    Cluster.pod(
+                                                    NS,
+                                                    name,
+                                                    Cluster.container(
+                                                            "main", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000"))
+                                            .build(),
+                                    GPU_NODE))
+                            .editSpec()
+                            .withSchedulerName(DeployFiles.flag(DeployedScheduler.container(), "--scheduler-name")
+                                    .orElseThrow())
+                            .addNewToleration()
+                            .withKey(TAINT)
+                            .withOperator("Exists")
+                            .withEffect("NoSchedule")
+                            .endToleration()
+                            .endSpec()
+                            .build())
+                    .create();
         }
     }
 
     private static List<Event> ambiguityEvents() {
         return admin.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> "AllocationAmbiguous".equals(e.getReason())).toList();
+                .filter(e -> "AllocationAmbiguous".equals(e.getReason()))
+                .toList();
     }
 
     private static NodeBuilder tainted(NodeBuilder node) {
-        return node.editOrNewSpec().addNewTaint().withKey(TAINT).withValue("rbac").withEffect("NoSchedule").endTaint().endSpec();
+        return node.editOrNewSpec()
+                .addNewTaint()
+                .withKey(TAINT)
+                .withValue("rbac")
+                .withEffect("NoSchedule")
+                .endTaint()
+                .endSpec();
     }
 
     private static Pod pod() {
@@ -255,7 +365,8 @@ class RbacEnforcedTest {
 
     private static List<Event> podEvents() {
         return admin.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> POD.equals(e.getInvolvedObject().getName())).toList();
+                .filter(e -> POD.equals(e.getInvolvedObject().getName()))
+                .toList();
     }
 
     private static List<String> reasons() {
@@ -274,19 +385,30 @@ class RbacEnforcedTest {
 
     @Test
     void ourSchedulerLeadsExactlyWhileTheKubeSchedulerOfItsPodHoldsTheLease() {
-        assertThat(schedulerLedWithoutKubeScheduler).as("before kube-scheduler took the Lease").isFalse();
+        assertThat(schedulerLedWithoutKubeScheduler)
+                .as("before kube-scheduler took the Lease")
+                .isFalse();
         assertThat(schedulerLedBeforeThePod).as("while it holds it").isTrue();
         assertThat(schedulerLedAfterKubeScheduler).as("once it stopped").isFalse();
-        assertThat(leaseHolder).as("kube-scheduler's identity: <pod name>_<uuid>").startsWith(DeployedScheduler.POD_NAME + "_");
+        assertThat(leaseHolder)
+                .as("kube-scheduler's identity: <pod name>_<uuid>")
+                .startsWith(DeployedScheduler.POD_NAME + "_");
     }
 
     @Test
     void thePluginsPublishTheirInventoryAndTheHcuPluginAnswersTheHandshake() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode(gpuNodeAfter.getMetadata().getAnnotations().get(NvidiaKeys.REGISTER))).hasSize(2);
-        assertThat(LegacyRegisterCodec.decode(hcuNodeAfter.getMetadata().getAnnotations().get(HygonKeys.REGISTER))).hasSize(2);
-        assertThat(hcuHandshakes).as("scheduler's request, plugin's answer")
-                .anyMatch(v -> v.startsWith("Requesting_")).anyMatch(v -> v.startsWith("Reported_"));
-        assertThat(gpuNodeAfter.getMetadata().getAnnotations()).as("the scheduler's handshake round on the NVIDIA node")
+        assertThat(NvidiaRegisterCodec.decode(
+                        gpuNodeAfter.getMetadata().getAnnotations().get(NvidiaKeys.REGISTER)))
+                .hasSize(2);
+        assertThat(LegacyRegisterCodec.decode(
+                        hcuNodeAfter.getMetadata().getAnnotations().get(HygonKeys.REGISTER)))
+                .hasSize(2);
+        assertThat(hcuHandshakes)
+                .as("scheduler's request, plugin's answer")
+                .anyMatch(v -> v.startsWith("Requesting_"))
+                .anyMatch(v -> v.startsWith("Reported_"));
+        assertThat(gpuNodeAfter.getMetadata().getAnnotations())
+                .as("the scheduler's handshake round on the NVIDIA node")
                 .containsKey(NvidiaKeys.HANDSHAKE);
         assertThat(registeredWithTheKubelet).contains("nvidia.com/gpu", "hygon.com/hcunum");
     }
@@ -295,7 +417,9 @@ class RbacEnforcedTest {
     void kubeSchedulerBindsTheUsersPodThroughOurExtenderUnderTheNodeLock() throws Exception {
         Map<String, String> a = bound.getMetadata().getAnnotations();
         assertThat(bound.getSpec().getNodeName()).isEqualTo(GPU_NODE);
-        assertThat(a).containsEntry(ProtocolKeys.VGPU_NODE, GPU_NODE).containsKeys(NvidiaKeys.ALLOCATED, NvidiaKeys.TO_ALLOCATE);
+        assertThat(a)
+                .containsEntry(ProtocolKeys.VGPU_NODE, GPU_NODE)
+                .containsKeys(NvidiaKeys.ALLOCATED, NvidiaKeys.TO_ALLOCATE);
         assertThat(a.get(ProtocolKeys.BIND_PHASE)).isIn(ProtocolKeys.PHASE_ALLOCATING, ProtocolKeys.PHASE_SUCCESS);
         var lock = NodeLockCodec.decode(lockWhileAllocating);
         assertThat(lock.isHeldBy(NS, POD)).as("lock " + lockWhileAllocating).isTrue();
@@ -303,20 +427,27 @@ class RbacEnforcedTest {
 
     @Test
     void thePluginAllocatesThePodOverGrpcConsumesItsEntryAndReleasesTheLock() {
-        String gpu = bound.getMetadata().getAnnotations().get(NvidiaKeys.ALLOCATED).split(",")[0];
+        String gpu =
+                bound.getMetadata().getAnnotations().get(NvidiaKeys.ALLOCATED).split(",")[0];
         assertThat(allocated.getContainerResponsesCount()).isEqualTo(1);
         Map<String, String> a = finished.getMetadata().getAnnotations();
         assertThat(a).containsEntry(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_SUCCESS);
         assertThat(a.get(NvidiaKeys.ALLOCATED)).contains(gpu);
-        assertThat(a.getOrDefault(NvidiaKeys.TO_ALLOCATE, "")).as("entry consumed").doesNotContain(gpu);
+        assertThat(a.getOrDefault(NvidiaKeys.TO_ALLOCATE, ""))
+                .as("entry consumed")
+                .doesNotContain(gpu);
         assertThat(gpuNodeAfter.getMetadata().getAnnotations()).doesNotContainKey(ProtocolKeys.NODE_LOCK);
     }
 
     @Test
     void thePluginRefusesAnAllocateItCannotAttributeAndTellsBothPodsInEvents() {
-        assertThat(unattributedAllocate).as("the Allocate while an undecided pod waits").isNotNull()
+        assertThat(unattributedAllocate)
+                .as("the Allocate while an undecided pod waits")
+                .isNotNull()
                 .hasMessageContaining("without a decision");
-        assertThat(refusalEvents).extracting(e -> e.getInvolvedObject().getName()).contains(SECOND, UNDECIDED);
+        assertThat(refusalEvents)
+                .extracting(e -> e.getInvolvedObject().getName())
+                .contains(SECOND, UNDECIDED);
         assertThat(refusalEvents).allSatisfy(e -> {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getMessage()).contains(GPU_NODE);
@@ -326,7 +457,9 @@ class RbacEnforcedTest {
     @Test
     void theSchedulersEventsAndKubeSchedulersAreWritten() {
         assertThat(events).extracting(Event::getReason).contains("FilteringSucceed", "BindingSucceed", "Scheduled");
-        assertThat(metrics).as("events all written").doesNotContainPattern("(?m)^hami_event_write_failures_total\\{[^}]*} [1-9]");
+        assertThat(metrics)
+                .as("events all written")
+                .doesNotContainPattern("(?m)^hami_event_write_failures_total\\{[^}]*} [1-9]");
         assertThat(metrics).doesNotContainPattern("(?m)^hami_node_lock_failures_total\\{[^}]*} [1-9]");
     }
 
@@ -335,12 +468,15 @@ class RbacEnforcedTest {
     @Test
     void noCallOfOurSchedulerIsRefused() {
         assertThat(schedulerCalls.calls()).as("recorded").isNotEmpty();
-        assertThat(schedulerCalls.answered(101)).as("the informers' watches are answered too (WebSocket upgrades)")
+        assertThat(schedulerCalls.answered(101))
+                .as("the informers' watches are answered too (WebSocket upgrades)")
                 .extracting(a -> a.call().uri().getPath())
                 .containsExactlyInAnyOrder("/api/v1/nodes", "/api/v1/pods", "/api/v1/resourcequotas");
         assertThat(schedulerCalls.answered(403)).as("refused calls").isEmpty();
         assertThat(schedulerCalls.answered(401)).as("unauthenticated calls").isEmpty();
-        assertThat(errors(schedulerCalls)).as("error answers other than a Lease not there yet").isEmpty();
+        assertThat(errors(schedulerCalls))
+                .as("error answers other than a Lease not there yet")
+                .isEmpty();
     }
 
     @Test
@@ -353,14 +489,18 @@ class RbacEnforcedTest {
 
     /** Error answers, except the 404 of reading kube-scheduler's Lease before kube-scheduler created it. */
     private static List<RecordingClient.Answer> errors(RecordingClient calls) {
-        return calls.answers().stream().filter(a -> a.code() >= 400)
+        return calls.answers().stream()
+                .filter(a -> a.code() >= 400)
                 .filter(a -> !(a.code() == 404 && a.call().uri().getPath().contains("/leases/")))
-                .distinct().toList();
+                .distinct()
+                .toList();
     }
 
     @Test
     void kubeSchedulerIsRefusedNothing() {
-        assertThat(kubeSchedulerLog).as("kube-scheduler's log").isNotEmpty()
+        assertThat(kubeSchedulerLog)
+                .as("kube-scheduler's log")
+                .isNotEmpty()
                 .noneMatch(l -> l.contains("forbidden") || l.contains("Forbidden"));
     }
 
@@ -372,15 +512,25 @@ class RbacEnforcedTest {
     @Test
     void kubeSchedulersOwnGrantsAreWhatItNeeds() {
         String user = "system:serviceaccount:" + SYSTEM + ":hami-scheduler";
-        assertThat(allowed(user, "get", "", "configmaps", "kube-system", "extension-apiserver-authentication")).isTrue();
-        assertThat(allowed(user, "update", "coordination.k8s.io", "leases", SYSTEM, "hami-kube-scheduler")).isTrue();
-        assertThat(allowed(user, "update", "coordination.k8s.io", "leases", SYSTEM, "another-lease")).isFalse();
+        assertThat(allowed(user, "get", "", "configmaps", "kube-system", "extension-apiserver-authentication"))
+                .isTrue();
+        assertThat(allowed(user, "update", "coordination.k8s.io", "leases", SYSTEM, "hami-kube-scheduler"))
+                .isTrue();
+        assertThat(allowed(user, "update", "coordination.k8s.io", "leases", SYSTEM, "another-lease"))
+                .isFalse();
         assertThat(leaseHolder).isNotNull();
     }
 
-    private static boolean allowed(String user, String verb, String group, String resource, String namespace, String name) {
-        return allowed(user, List.of("system:serviceaccounts", "system:serviceaccounts:" + SYSTEM, "system:authenticated"),
-                verb, group, resource, namespace, name);
+    private static boolean allowed(
+            String user, String verb, String group, String resource, String namespace, String name) {
+        return allowed(
+                user,
+                List.of("system:serviceaccounts", "system:serviceaccounts:" + SYSTEM, "system:authenticated"),
+                verb,
+                group,
+                resource,
+                namespace,
+                name);
     }
 
     private static boolean allowed(String user, List<String> groups, ApiCall.Access a) {
@@ -388,22 +538,48 @@ class RbacEnforcedTest {
     }
 
     /** The real authorizer's answer (SubjectAccessReview); {@code resource} may name a subresource ({@code nodes/status}). */
-    private static boolean allowed(String user, List<String> groups, String verb, String group, String resource, String namespace,
-                                   String name) {
+    private static boolean allowed(
+            String user,
+            List<String> groups,
+            String verb,
+            String group,
+            String resource,
+            String namespace,
+            String name) {
         String[] parts = resource.split("/", 2);
-        return admin.authorization().v1().subjectAccessReview().create(new SubjectAccessReviewBuilder().withNewSpec()
-                .withUser(user).withGroups(groups).withNewResourceAttributes().withVerb(verb).withGroup(group)
-                .withResource(parts[0]).withSubresource(parts.length > 1 ? parts[1] : "").withNamespace(namespace)
-                .withName(name).endResourceAttributes().endSpec().build()).getStatus().getAllowed();
+        return admin.authorization()
+                .v1()
+                .subjectAccessReview()
+                .create(new SubjectAccessReviewBuilder()
+                        .withNewSpec()
+                        .withUser(user)
+                        .withGroups(groups)
+                        .withNewResourceAttributes()
+                        .withVerb(verb)
+                        .withGroup(group)
+                        .withResource(parts[0])
+                        .withSubresource(parts.length > 1 ? parts[1] : "")
+                        .withNamespace(namespace)
+                        .withName(name)
+                        .endResourceAttributes()
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getAllowed();
     }
 
     @Test
     void theRealAuthorizerAllowsEveryCallTheCodeMade() {
         var refused = new ArrayList<String>();
-        for (var entry : Map.of("hami-scheduler", schedulerCalls, "hami-device-plugin", pluginCalls).entrySet()) {
+        for (var entry : Map.of("hami-scheduler", schedulerCalls, "hami-device-plugin", pluginCalls)
+                .entrySet()) {
             String user = "system:serviceaccount:" + SYSTEM + ":" + entry.getKey();
-            for (ApiCall.Access a : entry.getValue().accesses().stream().distinct().toList()) {
-                if (!allowed(user, List.of("system:serviceaccounts", "system:serviceaccounts:" + SYSTEM, "system:authenticated"), a)) {
+            for (ApiCall.Access a :
+                    entry.getValue().accesses().stream().distinct().toList()) {
+                if (!allowed(
+                        user,
+                        List.of("system:serviceaccounts", "system:serviceaccounts:" + SYSTEM, "system:authenticated"),
+                        a)) {
                     refused.add(entry.getKey() + ": " + a);
                 }
             }
@@ -422,29 +598,64 @@ class RbacEnforcedTest {
     void ourSchedulersOwnRolesAloneAllowEveryCallItMade() {
         String account = "own-roles-only";
         String user = "system:serviceaccount:" + NS + ":" + account;
-        var cluster = new ClusterRoleBindingBuilder().withNewMetadata().withName("e2e-rbac-" + account).endMetadata()
+        var cluster = new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName("e2e-rbac-" + account)
+                .endMetadata()
                 .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "hami-scheduler")
-                .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(NS).endSubject().build();
-        var lease = new RoleBindingBuilder().withNewMetadata().withName("e2e-rbac-" + account).withNamespace(SYSTEM).endMetadata()
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(account)
+                .withNamespace(NS)
+                .endSubject()
+                .build();
+        var lease = new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName("e2e-rbac-" + account)
+                .withNamespace(SYSTEM)
+                .endMetadata()
                 .withNewRoleRef("rbac.authorization.k8s.io", "Role", "hami-scheduler")
-                .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(NS).endSubject().build();
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(account)
+                .withNamespace(NS)
+                .endSubject()
+                .build();
         admin.resource(cluster).serverSideApply();
         admin.resource(lease).serverSideApply();
         try {
             // The authorizer learns of new bindings through its informers.
-            await().atMost(Duration.ofSeconds(10)).until(() -> allowed(user, List.of("system:serviceaccounts", "system:authenticated"),
-                    "get", "coordination.k8s.io", "leases", SYSTEM, "hami-kube-scheduler"));
-            var refused = schedulerCalls.accesses().stream().distinct().filter(a -> !allowed(user,
-                    List.of("system:serviceaccounts", "system:serviceaccounts:" + NS, "system:authenticated"), a)).toList();
-            assertThat(refused).as("calls of our scheduler that its own roles do not allow").isEmpty();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> allowed(
+                            user,
+                            List.of("system:serviceaccounts", "system:authenticated"),
+                            "get",
+                            "coordination.k8s.io",
+                            "leases",
+                            SYSTEM,
+                            "hami-kube-scheduler"));
+            var refused = schedulerCalls.accesses().stream()
+                    .distinct()
+                    .filter(a -> !allowed(
+                            user,
+                            List.of("system:serviceaccounts", "system:serviceaccounts:" + NS, "system:authenticated"),
+                            a))
+                    .toList();
+            assertThat(refused)
+                    .as("calls of our scheduler that its own roles do not allow")
+                    .isEmpty();
             assertThat(allowed(user, List.of("system:authenticated"), "create", "", "pods/binding", NS, POD))
-                    .as("our roles bind through the pods/binding subresource").isTrue();
+                    .as("our roles bind through the pods/binding subresource")
+                    .isTrue();
             assertThat(allowed(user, List.of("system:authenticated"), "create", "", "bindings", NS, POD))
-                    .as("not through the deprecated bindings collection").isFalse();
+                    .as("not through the deprecated bindings collection")
+                    .isFalse();
             assertThat(allowed(user, List.of("system:authenticated"), "delete", "", "pods", NS, POD))
-                    .as("kube-scheduler's preemption right is not in our roles").isFalse();
+                    .as("kube-scheduler's preemption right is not in our roles")
+                    .isFalse();
             assertThat(allowed("system:serviceaccount:" + SYSTEM + ":hami-scheduler", "delete", "", "pods", NS, POD))
-                    .as("but the shared ServiceAccount holds it: our extender's process may delete pods").isTrue();
+                    .as("but the shared ServiceAccount holds it: our extender's process may delete pods")
+                    .isTrue();
         } finally {
             admin.resource(cluster).delete();
             admin.resource(lease).delete();
@@ -455,19 +666,30 @@ class RbacEnforcedTest {
 
     @Test
     void everyPermissionOfOurSchedulersRolesIsUsed() {
-        ClusterRole cluster = admin.rbac().clusterRoles().withName("hami-scheduler").get();
-        Role lease = admin.rbac().roles().inNamespace(SYSTEM).withName("hami-scheduler").get();
+        ClusterRole cluster =
+                admin.rbac().clusterRoles().withName("hami-scheduler").get();
+        Role lease = admin.rbac()
+                .roles()
+                .inNamespace(SYSTEM)
+                .withName("hami-scheduler")
+                .get();
         var accesses = schedulerCalls.accesses();
-        assertThat(Stream.concat(RoleUse.unused("ClusterRole hami-scheduler", "", cluster.getRules(), accesses).stream(),
-                RoleUse.unused("Role hami-system/hami-scheduler", SYSTEM, lease.getRules(), accesses).stream()).toList())
-                .as("permissions no call of the scheduler used").isEmpty();
+        assertThat(Stream.concat(
+                                RoleUse.unused("ClusterRole hami-scheduler", "", cluster.getRules(), accesses).stream(),
+                                RoleUse.unused("Role hami-system/hami-scheduler", SYSTEM, lease.getRules(), accesses)
+                                        .stream())
+                        .toList())
+                .as("permissions no call of the scheduler used")
+                .isEmpty();
     }
 
     @Test
     void everyPermissionOfThePluginsRoleIsUsed() {
-        ClusterRole role = admin.rbac().clusterRoles().withName("hami-device-plugin").get();
+        ClusterRole role =
+                admin.rbac().clusterRoles().withName("hami-device-plugin").get();
         assertThat(RoleUse.unused("ClusterRole hami-device-plugin", "", role.getRules(), pluginCalls.accesses()))
-                .as("permissions no call of the plugins used").isEmpty();
+                .as("permissions no call of the plugins used")
+                .isEmpty();
     }
 
     // ---- outside the grants: 403 ----
@@ -478,14 +700,30 @@ class RbacEnforcedTest {
             KubernetesClient sa = recorded.client();
             assertForbidden(() -> sa.nodes().withName(HCU_NODE).delete(), "delete a node");
             assertForbidden(() -> sa.secrets().inNamespace(SYSTEM).list(), "list secrets");
-            assertForbidden(() -> sa.configMaps().inNamespace("kube-system").withName("extension-apiserver-authentication")
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"e2e\":\"x\"}}"),
+            assertForbidden(
+                    () -> sa.configMaps()
+                            .inNamespace("kube-system")
+                            .withName("extension-apiserver-authentication")
+                            .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"e2e\":\"x\"}}"),
                     "patch kube-system's authentication ConfigMap (it may read it)");
-            assertForbidden(() -> sa.pods().inNamespace(NS).resource(Cluster.pod(NS, "intruder",
-                    Cluster.container("main")).build()).create(), "create a pod");
-            assertForbidden(() -> sa.nodes().withName(GPU_NODE).status().patch(PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"metadata\":{\"labels\":{\"e2e\":\"x\"}}}"), "patch a node's status");
-            assertThat(recorded.answered(403)).as("the recorder that found no 403 in the flow sees these").hasSize(5);
+            assertForbidden(
+                    () -> sa.pods()
+                            .inNamespace(NS)
+                            .resource(Cluster.pod(NS, "intruder", Cluster.container("main"))
+                                    .build())
+                            .create(),
+                    "create a pod");
+            assertForbidden(
+                    () -> sa.nodes()
+                            .withName(GPU_NODE)
+                            .status()
+                            .patch(
+                                    PatchContext.of(PatchType.JSON_MERGE),
+                                    "{\"metadata\":{\"labels\":{\"e2e\":\"x\"}}}"),
+                    "patch a node's status");
+            assertThat(recorded.answered(403))
+                    .as("the recorder that found no 403 in the flow sees these")
+                    .hasSize(5);
         }
     }
 
@@ -495,14 +733,44 @@ class RbacEnforcedTest {
             KubernetesClient sa = recorded.client();
             assertForbidden(() -> sa.secrets().inNamespace(SYSTEM).list(), "list secrets");
             assertForbidden(() -> sa.nodes().list(), "list nodes");
-            assertForbidden(() -> sa.nodes().withName(GPU_NODE).status().patch(PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"metadata\":{\"labels\":{\"e2e\":\"x\"}}}"), "patch a node's status");
-            assertForbidden(() -> sa.pods().inNamespace(NS).withName(POD).withGracePeriod(0).delete(), "delete a pod");
-            assertForbidden(() -> sa.raw("/api/v1/namespaces/" + NS + "/pods/" + POD + "/binding", "POST", new BindingBuilder()
-                    .withNewMetadata().withName(POD).endMetadata().withNewTarget().withKind("Node").withName(HCU_NODE).endTarget()
-                    .build()), "bind a pod");
-            assertForbidden(() -> sa.resources(Lease.class).inNamespace(SYSTEM).withName("hami-kube-scheduler").get(), "read the Lease");
-            assertThat(recorded.answered(403)).as("the recorder that found no 403 in the flow sees these").hasSize(6);
+            assertForbidden(
+                    () -> sa.nodes()
+                            .withName(GPU_NODE)
+                            .status()
+                            .patch(
+                                    PatchContext.of(PatchType.JSON_MERGE),
+                                    "{\"metadata\":{\"labels\":{\"e2e\":\"x\"}}}"),
+                    "patch a node's status");
+            assertForbidden(
+                    () -> sa.pods()
+                            .inNamespace(NS)
+                            .withName(POD)
+                            .withGracePeriod(0)
+                            .delete(),
+                    "delete a pod");
+            assertForbidden(
+                    () -> sa.raw(
+                            "/api/v1/namespaces/" + NS + "/pods/" + POD + "/binding",
+                            "POST",
+                            new BindingBuilder()
+                                    .withNewMetadata()
+                                    .withName(POD)
+                                    .endMetadata()
+                                    .withNewTarget()
+                                    .withKind("Node")
+                                    .withName(HCU_NODE)
+                                    .endTarget()
+                                    .build()),
+                    "bind a pod");
+            assertForbidden(
+                    () -> sa.resources(Lease.class)
+                            .inNamespace(SYSTEM)
+                            .withName("hami-kube-scheduler")
+                            .get(),
+                    "read the Lease");
+            assertThat(recorded.answered(403))
+                    .as("the recorder that found no 403 in the flow sees these")
+                    .hasSize(6);
         }
     }
 
@@ -514,8 +782,14 @@ class RbacEnforcedTest {
     @Test
     void thePluginsServiceAccountCannotChangeAnotherPodsSpecButOnlyValidationSaysSo() {
         try (KubernetesClient sa = KubeControlPlane.client(pluginIdentity)) {
-            var e = catchThrowableOfType(KubernetesClientException.class, () -> sa.pods().inNamespace(NS).withName(POD)
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"evil\"}]}}"));
+            var e = catchThrowableOfType(
+                    KubernetesClientException.class,
+                    () -> sa.pods()
+                            .inNamespace(NS)
+                            .withName(POD)
+                            .patch(
+                                    PatchContext.of(PatchType.JSON_MERGE),
+                                    "{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"evil\"}]}}"));
             assertThat(e).as("patching the spec").isNotNull();
             assertThat(e.getCode()).as(e.getMessage()).isEqualTo(422);
             assertThat(pod().getSpec().getContainers().getFirst().getImage()).isEqualTo("registry.k8s.io/pause:3.10");

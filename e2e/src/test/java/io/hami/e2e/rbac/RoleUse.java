@@ -11,8 +11,7 @@ import java.util.List;
  * any call outside the roles, and here every permission they grant must be needed by a call the code made.
  */
 final class RoleUse {
-    private RoleUse() {
-    }
+    private RoleUse() {}
 
     /**
      * @param role      {@code Kind namespace/name}, for messages
@@ -25,13 +24,17 @@ final class RoleUse {
             for (String group : rule.getApiGroups()) {
                 for (String resource : rule.getResources()) {
                     for (String verb : rule.getVerbs()) {
-                        boolean used = accesses.stream().anyMatch(a -> a.verb().equals(verb) && a.group().equals(group)
-                                && a.resource().equals(resource)
-                                && (namespace.isEmpty() || namespace.equals(a.namespace()))
-                                && (rule.getResourceNames().isEmpty() || rule.getResourceNames().contains(a.name())));
+                        boolean used = accesses.stream()
+                                .anyMatch(a -> a.verb().equals(verb)
+                                        && a.group().equals(group)
+                                        && a.resource().equals(resource)
+                                        && (namespace.isEmpty() || namespace.equals(a.namespace()))
+                                        && (rule.getResourceNames().isEmpty()
+                                                || rule.getResourceNames().contains(a.name())));
                         if (!used) {
                             out.add(verb + " " + (group.isEmpty() ? "" : group + "/") + resource
-                                    + (rule.getResourceNames().isEmpty() ? "" : " " + rule.getResourceNames()) + " (" + role + ")");
+                                    + (rule.getResourceNames().isEmpty() ? "" : " " + rule.getResourceNames()) + " ("
+                                    + role + ")");
                         }
                     }
                 }

@@ -26,8 +26,10 @@ public record ApiCall(String method, URI uri) {
 
     /** GET of an object is get, of a collection list, with watch=true watch; POST create, PUT update, PATCH patch. */
     public Optional<Access> access() {
-        List<String> parts = Arrays.stream(uri.getRawPath().split("/")).filter(s -> !s.isEmpty())
-                .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+        List<String> parts = Arrays.stream(uri.getRawPath().split("/"))
+                .filter(s -> !s.isEmpty())
+                .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8))
+                .toList();
         String group;
         List<String> rest;
         if (parts.size() >= 3 && parts.get(0).equals("api")) {
@@ -49,7 +51,8 @@ public record ApiCall(String method, URI uri) {
         if (rest.size() >= 3) {
             resource = resource + "/" + rest.get(2);
         }
-        boolean watch = uri.getRawQuery() != null && Arrays.asList(uri.getRawQuery().split("&")).contains("watch=true");
+        boolean watch = uri.getRawQuery() != null
+                && Arrays.asList(uri.getRawQuery().split("&")).contains("watch=true");
         String verb = switch (method.toUpperCase(Locale.ROOT)) {
             case "GET", "HEAD" -> watch ? "watch" : name.isEmpty() ? "list" : "get";
             case "POST" -> "create";

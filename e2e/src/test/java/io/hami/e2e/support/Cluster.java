@@ -16,16 +16,25 @@ import java.util.Map;
 
 /** Nodes and pods as a real cluster holds them: what kube-scheduler needs of a node besides our devices. */
 public final class Cluster {
-    private Cluster() {
-    }
+    private Cluster() {}
 
     /** A node kube-scheduler accepts pods on: hostname label, allocatable pods, CPU and memory. */
     public static NodeBuilder node(String name) {
-        return new NodeBuilder().withNewMetadata().withName(name).addToLabels("kubernetes.io/hostname", name).endMetadata()
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("kubernetes.io/hostname", name)
+                .endMetadata()
                 .withNewStatus()
-                .addToCapacity(Map.of("pods", new Quantity("110"), "cpu", new Quantity("16"), "memory", new Quantity("64Gi")))
-                .addToAllocatable(Map.of("pods", new Quantity("110"), "cpu", new Quantity("16"), "memory", new Quantity("64Gi")))
-                .addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
+                .addToCapacity(
+                        Map.of("pods", new Quantity("110"), "cpu", new Quantity("16"), "memory", new Quantity("64Gi")))
+                .addToAllocatable(
+                        Map.of("pods", new Quantity("110"), "cpu", new Quantity("16"), "memory", new Quantity("64Gi")))
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .withReason("KubeletReady")
+                .endCondition()
                 .endStatus();
     }
 
@@ -34,15 +43,27 @@ public final class Cluster {
     }
 
     public static Node nvidia(String name, DeviceInfo... gpus) {
-        return node(name).editMetadata().addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpus)))
-                .endMetadata().editStatus().addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10)))
-                .addToCapacity("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10))).endStatus().build();
+        return node(name)
+                .editMetadata()
+                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpus)))
+                .endMetadata()
+                .editStatus()
+                .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10)))
+                .addToCapacity("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10)))
+                .endStatus()
+                .build();
     }
 
     public static Node hygon(String name, DeviceInfo... hcus) {
-        return node(name).editMetadata().addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcus)))
-                .endMetadata().editStatus().addToAllocatable("hygon.com/hcunum", new Quantity(String.valueOf(hcus.length * 10)))
-                .addToCapacity("hygon.com/hcunum", new Quantity(String.valueOf(hcus.length * 10))).endStatus().build();
+        return node(name)
+                .editMetadata()
+                .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcus)))
+                .endMetadata()
+                .editStatus()
+                .addToAllocatable("hygon.com/hcunum", new Quantity(String.valueOf(hcus.length * 10)))
+                .addToCapacity("hygon.com/hcunum", new Quantity(String.valueOf(hcus.length * 10)))
+                .endStatus()
+                .build();
     }
 
     /** Cambricon: discovered from Capacity (cores 100 per card, memory in 256 MiB units). */
@@ -51,7 +72,8 @@ public final class Cluster {
                 .addToCapacity("cambricon.com/mlu.smlu.vcore", new Quantity(String.valueOf(cards * 100)))
                 .addToCapacity("cambricon.com/mlu.smlu.vmemory", new Quantity(String.valueOf(cards * memUnitsPerCard)))
                 .addToAllocatable("cambricon.com/mlu.smlu.vcore", new Quantity(String.valueOf(cards * 100)))
-                .addToAllocatable("cambricon.com/mlu.smlu.vmemory", new Quantity(String.valueOf(cards * memUnitsPerCard)))
+                .addToAllocatable(
+                        "cambricon.com/mlu.smlu.vmemory", new Quantity(String.valueOf(cards * memUnitsPerCard)))
                 .endStatus();
     }
 
@@ -71,17 +93,33 @@ public final class Cluster {
         for (int i = 0; i < resources.length; i += 2) {
             limits.put(resources[i], new Quantity(resources[i + 1]));
         }
-        return new ContainerBuilder().withName(name).withImage("registry.k8s.io/pause:3.10")
-                .withNewResources().withLimits(limits).endResources().build();
+        return new ContainerBuilder()
+                .withName(name)
+                .withImage("registry.k8s.io/pause:3.10")
+                .withNewResources()
+                .withLimits(limits)
+                .endResources()
+                .build();
     }
 
     /** A pod as a user writes it: no scheduler name (the webhook sets it), no annotations. */
     public static PodBuilder pod(String namespace, String name, Container... containers) {
-        return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
-                .withNewSpec().withContainers(containers).withTerminationGracePeriodSeconds(0L).endSpec();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(containers)
+                .withTerminationGracePeriodSeconds(0L)
+                .endSpec();
     }
 
     public static Pod onNode(Pod pod, String node) {
-        return new PodBuilder(pod).editSpec().addToNodeSelector("kubernetes.io/hostname", node).endSpec().build();
+        return new PodBuilder(pod)
+                .editSpec()
+                .addToNodeSelector("kubernetes.io/hostname", node)
+                .endSpec()
+                .build();
     }
 }

@@ -16,21 +16,26 @@ import java.util.Map;
  * left behind would be candidates for the next class's pods).
  */
 public final class ClusterOps {
-    private ClusterOps() {
-    }
+    private ClusterOps() {}
 
     /** Waits until {@code scheduler}'s usage index holds every one of {@code nodes}. */
     public static void awaitIndexed(HamiScheduler scheduler, Collection<String> nodes) {
-        await("scheduler indexed nodes " + nodes).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        await("scheduler indexed nodes " + nodes)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> scheduler.app().index().nodeNames().containsAll(nodes));
     }
 
     public static Map<String, String> annotations(Pod pod) {
-        return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        return pod.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : pod.getMetadata().getAnnotations();
     }
 
     public static Map<String, String> annotations(Node node) {
-        return node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
+        return node.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : node.getMetadata().getAnnotations();
     }
 
     /** Deletes every pod of {@code namespace} at once (grace period 0: there is no kubelet to confirm). */

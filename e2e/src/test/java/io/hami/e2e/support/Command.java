@@ -24,14 +24,14 @@ public final class Command {
         /** Fails with everything printed unless it exited 0. */
         public Result ok() {
             if (exitCode != 0) {
-                throw new AssertionError(String.join(" ", command) + " exited " + exitCode + "\nstdout:\n" + stdout + "\nstderr:\n" + stderr);
+                throw new AssertionError(String.join(" ", command) + " exited " + exitCode + "\nstdout:\n" + stdout
+                        + "\nstderr:\n" + stderr);
             }
             return this;
         }
     }
 
-    private Command() {
-    }
+    private Command() {}
 
     public static boolean kubectlInstalled() {
         return Files.isExecutable(KUBECTL);
@@ -39,13 +39,21 @@ public final class Command {
 
     /** Whether python3 can import the kubernetes client. */
     public static boolean pythonClientInstalled() {
-        return Files.isExecutable(PYTHON) && run(List.of(PYTHON.toString(), "-c", "import kubernetes"), null).exitCode() == 0;
+        return Files.isExecutable(PYTHON)
+                && run(List.of(PYTHON.toString(), "-c", "import kubernetes"), null)
+                                .exitCode()
+                        == 0;
     }
 
     /** kubectl with this kubeconfig and a private cache folder under {@code cache}. */
     public static Result kubectl(Path kubeconfig, Path cache, String... args) {
-        var command = new ArrayList<>(List.of(KUBECTL.toString(), "--kubeconfig", kubeconfig.toString(),
-                "--cache-dir", cache.toString(), "--request-timeout=30s"));
+        var command = new ArrayList<>(List.of(
+                KUBECTL.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                cache.toString(),
+                "--request-timeout=30s"));
         command.addAll(List.of(args));
         return run(command, null);
     }

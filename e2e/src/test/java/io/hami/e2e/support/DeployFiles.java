@@ -23,10 +23,10 @@ public final class DeployFiles {
     public static final YAMLMapper YAML = YAMLMapper.builder().build();
     /** The repository's root: the first folder upwards from the working directory holding {@code deploy/kubernetes}. */
     public static final Path ROOT = findRoot(Path.of("").toAbsolutePath());
+
     public static final Path KUSTOMIZATION_DIR = ROOT.resolve("deploy/kubernetes");
 
-    private DeployFiles() {
-    }
+    private DeployFiles() {}
 
     private static Path findRoot(Path from) {
         for (Path p = from; p != null; p = p.getParent()) {
@@ -50,7 +50,10 @@ public final class DeployFiles {
         var out = new ArrayList<HasMetadata>();
         for (ObjectNode doc : load(relative)) {
             HasMetadata object = client.getKubernetesSerialization().unmarshal(doc.toString());
-            out.add(client.resource(object).fieldManager(fieldManager).forceConflicts().serverSideApply());
+            out.add(client.resource(object)
+                    .fieldManager(fieldManager)
+                    .forceConflicts()
+                    .serverSideApply());
         }
         return out;
     }
@@ -58,7 +61,9 @@ public final class DeployFiles {
     /** The files kustomization.yaml lists, relative to {@code deploy/kubernetes}. */
     public static List<String> kustomizationResources() {
         var out = new ArrayList<String>();
-        YAML.readTree(read(KUSTOMIZATION_DIR.resolve("kustomization.yaml"))).path("resources").forEach(r -> out.add(r.asString()));
+        YAML.readTree(read(KUSTOMIZATION_DIR.resolve("kustomization.yaml")))
+                .path("resources")
+                .forEach(r -> out.add(r.asString()));
         return out;
     }
 
@@ -84,7 +89,9 @@ public final class DeployFiles {
     }
 
     public static ObjectNode find(List<ObjectNode> objects, String kind, String name) {
-        return objects.stream().filter(o -> o.path("kind").asString().equals(kind) && name(o).equals(name)).findFirst()
+        return objects.stream()
+                .filter(o -> o.path("kind").asString().equals(kind) && name(o).equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + kind + " " + name + " in deploy/kubernetes"));
     }
 
@@ -126,7 +133,8 @@ public final class DeployFiles {
 
     /** A Go-style duration of one unit ({@code 5m}, {@code 30s}, {@code 1h}), as the scheduler's flags take it. */
     public static Duration duration(String go) {
-        return Duration.parse((go.endsWith("h") || go.endsWith("m") || go.endsWith("s") ? "PT" : "") + go.toUpperCase(Locale.ROOT));
+        return Duration.parse(
+                (go.endsWith("h") || go.endsWith("m") || go.endsWith("s") ? "PT" : "") + go.toUpperCase(Locale.ROOT));
     }
 
     public static String read(Path file) {

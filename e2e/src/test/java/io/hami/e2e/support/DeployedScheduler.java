@@ -8,6 +8,7 @@ import io.hami.controlplane.KubeSchedulerProcess;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.config.DeviceConfigLoader;
 import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -42,7 +43,8 @@ public final class DeployedScheduler implements AutoCloseable {
     private final String leaseName;
     private KubeSchedulerProcess kubeScheduler;
 
-    private DeployedScheduler(SchedulerApp app, PrometheusRegistry registry, Path caFile, String leaseNamespace, String leaseName) {
+    private DeployedScheduler(
+            SchedulerApp app, PrometheusRegistry registry, Path caFile, String leaseNamespace, String leaseName) {
         this.app = app;
         this.registry = registry;
         this.url = "https://127.0.0.1:" + app.address().getPort();
@@ -53,7 +55,8 @@ public final class DeployedScheduler implements AutoCloseable {
 
     /** The scheduler container's flags. */
     public static JsonNode container() {
-        return DeployFiles.container(DeployFiles.find(DeployFiles.load("scheduler/deployment.yaml"), "Deployment", "hami-scheduler"),
+        return DeployFiles.container(
+                DeployFiles.find(DeployFiles.load("scheduler/deployment.yaml"), "Deployment", "hami-scheduler"),
                 "scheduler");
     }
 
@@ -61,7 +64,9 @@ public final class DeployedScheduler implements AutoCloseable {
     public static DeviceConfig deviceConfig() {
         ObjectNode map = DeployFiles.find(DeployFiles.load("device-config.yaml"), "ConfigMap", "hami-device-config");
         try {
-            return DeviceConfigLoader.parse(map.path("data").path("device-config.yaml").asString(), "hami-device-config").config();
+            return DeviceConfigLoader.parse(
+                            map.path("data").path("device-config.yaml").asString(), "hami-device-config")
+                    .config();
         } catch (io.hami.protocol.config.DeviceConfigException e) {
             throw new AssertionError(e.getMessage(), e);
         }
@@ -73,33 +78,41 @@ public final class DeployedScheduler implements AutoCloseable {
      *
      * @param handshakePeriod not a flag of the Deployment (default 15 s); shorter in tests
      */
-    public static DeployedScheduler start(KubeControlPlane plane, KubernetesClient client, Duration handshakePeriod, Path dir)
-            throws Exception {
+    public static DeployedScheduler start(
+            KubeControlPlane plane, KubernetesClient client, Duration handshakePeriod, Path dir) throws Exception {
         JsonNode c = container();
-        JsonNode deployment = DeployFiles.find(DeployFiles.load("scheduler/deployment.yaml"), "Deployment", "hami-scheduler");
+        JsonNode deployment =
+                DeployFiles.find(DeployFiles.load("scheduler/deployment.yaml"), "Deployment", "hami-scheduler");
         String namespace = DeployFiles.namespace(deployment); // POD_NAMESPACE
         String lease = DeployFiles.flag(c, "--leader-follow").orElseThrow();
         String name = DeployFiles.flag(c, "--scheduler-name").orElseThrow();
         Files.createDirectories(dir);
         Path caFile = Files.writeString(dir.resolve("ca.crt"), plane.ca().certificatePem());
         // The certificate certgen writes: for the Service's name, which kube-scheduler's tlsConfig.serverName names.
-        Path cert = plane.ca().serving(HamiScheduler.SCHEDULER_NAME, List.of(HamiScheduler.SCHEDULER_NAME, "127.0.0.1", "localhost"))
+        Path cert = plane.ca()
+                .serving(HamiScheduler.SCHEDULER_NAME, List.of(HamiScheduler.SCHEDULER_NAME, "127.0.0.1", "localhost"))
                 .writeTo(dir, "tls");
-        var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), cert, dir.resolve("tls.key"), name,
-                new SchedulingPolicy(DeployFiles.flag(c, "--node-scheduler-policy").orElseThrow(),
-                        DeployFiles.flag(c, "--gpu-scheduler-policy").orElseThrow()),
-                DeployFiles.duration(DeployFiles.flag(c, "--node-lock-timeout").orElseThrow()), deviceConfig(),
-                new LeaderMode.Follow(namespace, lease, POD_NAME), handshakePeriod,
-                new InetSocketAddress("127.0.0.1", 0), "e2e");
+        var settings = new SchedulerApp.Settings(
+                new Settings.Http(new InetSocketAddress("127.0.0.1", 0), cert, dir.resolve("tls.key")),
+                new Settings.Scheduling(
+                        name,
+                        new SchedulingPolicy(
+                                DeployFiles.flag(c, "--node-scheduler-policy").orElseThrow(),
+                                DeployFiles.flag(c, "--gpu-scheduler-policy").orElseThrow()),
+                        DeployFiles.duration(
+                                DeployFiles.flag(c, "--node-lock-timeout").orElseThrow()),
+                        deviceConfig()),
+                new Settings.Replica(new LeaderMode.Follow(namespace, lease, POD_NAME), handshakePeriod),
+                new Settings.Metrics(new InetSocketAddress("127.0.0.1", 0), "e2e"));
         var registry = new PrometheusRegistry();
-        return new DeployedScheduler(SchedulerApp.start(client, settings, registry, Clock.systemUTC()), registry, caFile,
-                namespace, lease);
+        return new DeployedScheduler(
+                SchedulerApp.start(client, settings, registry, Clock.systemUTC()), registry, caFile, namespace, lease);
     }
 
     /** Starts kube-scheduler with deploy/'s configuration, leader election on, as {@code identity}. */
     public KubeSchedulerProcess startKubeScheduler(KubeControlPlane plane, Config identity) {
-        kubeScheduler = plane.startKubeScheduler(KubeSchedulerConfig.extender(url, caFile).withIdentity(identity)
-                .withLeaderElection(true));
+        kubeScheduler = plane.startKubeScheduler(
+                KubeSchedulerConfig.extender(url, caFile).withIdentity(identity).withLeaderElection(true));
         return kubeScheduler;
     }
 

@@ -37,7 +37,10 @@ public final class ExtenderClient {
 
     public ExtenderClient(String baseUrl, String caPem) {
         this.baseUrl = baseUrl;
-        this.http = HttpClient.newBuilder().sslContext(trusting(caPem)).connectTimeout(Duration.ofSeconds(5)).build();
+        this.http = HttpClient.newBuilder()
+                .sslContext(trusting(caPem))
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
     }
 
     public static ExtenderClient of(HamiScheduler scheduler, String caPem) {
@@ -49,21 +52,28 @@ public final class ExtenderClient {
     }
 
     public List<HostPriority> prioritize(Pod pod, List<String> nodeNames) {
-        return Arrays.asList(read(post("/prioritize", JSON.asJson(new ExtenderArgs(pod, null, nodeNames))), HostPriority[].class));
+        return Arrays.asList(
+                read(post("/prioritize", JSON.asJson(new ExtenderArgs(pod, null, nodeNames))), HostPriority[].class));
     }
 
     /** kube-scheduler's ExtenderBindingArgs for this pod; the answer's Error is empty when bound. */
     public BindingResult bind(Pod pod, String node) {
         var m = pod.getMetadata();
-        return read(post("/bind", JSON.asJson(new BindingArgs(m.getName(), m.getNamespace(), m.getUid(), node))), BindingResult.class);
+        return read(
+                post("/bind", JSON.asJson(new BindingArgs(m.getName(), m.getNamespace(), m.getUid(), node))),
+                BindingResult.class);
     }
 
     /** The raw answer body of a POST; fails on any status but 200. */
     public String post(String path, String body) {
         try {
-            var r = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            var r = http.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl + path))
+                            .timeout(Duration.ofSeconds(30))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IllegalStateException("POST " + path + " answered " + r.statusCode() + ": " + r.body());
             }
@@ -80,14 +90,16 @@ public final class ExtenderClient {
         try {
             return ExtenderJson.read(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)), type);
         } catch (ExtenderJson.BadBodyException e) {
-            throw new IllegalStateException("unreadable " + type.getSimpleName() + ": " + e.getMessage() + ": " + body, e);
+            throw new IllegalStateException(
+                    "unreadable " + type.getSimpleName() + ": " + e.getMessage() + ": " + body, e);
         }
     }
 
     /** TLS that trusts exactly this CA, with host name verification (the certificate names 127.0.0.1). */
     static SSLContext trusting(String caPem) {
         try {
-            var ca = CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII)));
+            var ca = CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII)));
             var store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
             store.setCertificateEntry("ca", ca);

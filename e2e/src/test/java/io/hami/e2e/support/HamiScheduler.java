@@ -7,15 +7,16 @@ import io.hami.controlplane.KubeSchedulerConfig;
 import io.hami.controlplane.KubeSchedulerProcess;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.net.InetSocketAddress;
 
 /**
  * Our scheduler ({@link SchedulerApp}) on a real control plane, as the Deployment runs it: TLS with a certificate for
@@ -39,16 +40,26 @@ public final class HamiScheduler implements AutoCloseable {
     }
 
     /** Starts the scheduler with {@code identity}'s credentials; its certificate and CA go under {@code dir}. */
-    public static HamiScheduler start(KubeControlPlane plane, Config identity, LeaderMode leader, Path dir) throws Exception {
+    public static HamiScheduler start(KubeControlPlane plane, Config identity, LeaderMode leader, Path dir)
+            throws Exception {
         Files.createDirectories(dir);
         Path caFile = Files.writeString(dir.resolve("ca.crt"), plane.ca().certificatePem());
-        Path cert = plane.ca().serving(SCHEDULER_NAME, List.of(SCHEDULER_NAME, "127.0.0.1", "localhost")).writeTo(dir, "tls");
+        Path cert = plane.ca()
+                .serving(SCHEDULER_NAME, List.of(SCHEDULER_NAME, "127.0.0.1", "localhost"))
+                .writeTo(dir, "tls");
         KubernetesClient client = KubeControlPlane.client(identity);
         try {
-            var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), cert, dir.resolve("tls.key"),
-                    SCHEDULER_NAME, new SchedulingPolicy("binpack", "spread"), Duration.ofMinutes(5), DeviceConfig.DEFAULTS,
-                    leader, Duration.ofSeconds(2), null, "e2e");
-            return new HamiScheduler(client, SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC()), caFile);
+            var settings = new SchedulerApp.Settings(
+                    new Settings.Http(new InetSocketAddress("127.0.0.1", 0), cert, dir.resolve("tls.key")),
+                    new Settings.Scheduling(
+                            SCHEDULER_NAME,
+                            new SchedulingPolicy("binpack", "spread"),
+                            Duration.ofMinutes(5),
+                            DeviceConfig.DEFAULTS),
+                    new Settings.Replica(leader, Duration.ofSeconds(2)),
+                    new Settings.Metrics(null, "e2e"));
+            return new HamiScheduler(
+                    client, SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC()), caFile);
         } catch (Exception | Error e) {
             client.close();
             throw e;
@@ -57,7 +68,8 @@ public final class HamiScheduler implements AutoCloseable {
 
     /** Starts the real kube-scheduler pointed at this extender, as {@code identity} (null: system:kube-scheduler). */
     public KubeSchedulerProcess startKubeScheduler(KubeControlPlane plane, Config identity) {
-        kubeScheduler = plane.startKubeScheduler(KubeSchedulerConfig.extender(url, caFile).withIdentity(identity));
+        kubeScheduler = plane.startKubeScheduler(
+                KubeSchedulerConfig.extender(url, caFile).withIdentity(identity));
         return kubeScheduler;
     }
 

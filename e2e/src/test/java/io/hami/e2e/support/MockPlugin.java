@@ -35,8 +35,14 @@ import java.util.concurrent.TimeUnit;
 public final class MockPlugin implements AutoCloseable {
     public static final Path MOCKS = DeployFiles.ROOT.resolve("hardware-mocks/target/native");
     /** Short periods: the register loop, handshake poll and retries run within a test's patience. */
-    public static final Timings FAST = new Timings(Duration.ofMillis(300), Duration.ofMillis(100), Duration.ofMillis(100),
-            Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofMillis(200), Duration.ofMillis(200));
+    public static final Timings FAST = new Timings(
+            Duration.ofMillis(300),
+            Duration.ofMillis(100),
+            Duration.ofMillis(100),
+            Duration.ofMillis(50),
+            Duration.ofMillis(300),
+            Duration.ofMillis(200),
+            Duration.ofMillis(200));
 
     private final PluginApp app;
     private final Path devicePluginDir;
@@ -44,7 +50,8 @@ public final class MockPlugin implements AutoCloseable {
     private final Server kubelet;
     private final List<String> registered;
 
-    private MockPlugin(PluginApp app, Path devicePluginDir, UnixSockets sockets, Server kubelet, List<String> registered) {
+    private MockPlugin(
+            PluginApp app, Path devicePluginDir, UnixSockets sockets, Server kubelet, List<String> registered) {
         this.app = app;
         this.devicePluginDir = devicePluginDir;
         this.sockets = sockets;
@@ -57,21 +64,31 @@ public final class MockPlugin implements AutoCloseable {
             throws Exception {
         Path nodeRoot = Files.createDirectories(dir.resolve(node));
         Path pluginDir = Files.createDirectories(nodeRoot.resolve("device-plugins"));
-        var settings = new PluginApp.Settings(backend, node, null, pluginDir, mock(backend, nodeRoot), config,
-                Sharing.NONE, HostPaths.under(nodeRoot), FAST);
+        var settings = new PluginApp.Settings(
+                backend,
+                node,
+                null,
+                pluginDir,
+                mock(backend, nodeRoot),
+                config,
+                Sharing.NONE,
+                HostPaths.under(nodeRoot),
+                FAST);
         // The kubelet's Registration service, which accepts every v1beta1 plugin, as the kubelet does.
         var sockets = new UnixSockets();
         List<String> registered = new CopyOnWriteArrayList<>();
         Server kubelet = sockets.server(pluginDir.resolve("kubelet.sock"), new RegistrationGrpc.RegistrationImplBase() {
-            @Override
-            public void register(RegisterRequest request, StreamObserver<Empty> response) {
-                registered.add(request.getResourceName());
-                response.onNext(Empty.getDefaultInstance());
-                response.onCompleted();
-            }
-        }).start();
+                    @Override
+                    public void register(RegisterRequest request, StreamObserver<Empty> response) {
+                        registered.add(request.getResourceName());
+                        response.onNext(Empty.getDefaultInstance());
+                        response.onCompleted();
+                    }
+                })
+                .start();
         try {
-            return new MockPlugin(PluginApp.start(client, settings, Clock.systemUTC()), pluginDir, sockets, kubelet, registered);
+            return new MockPlugin(
+                    PluginApp.start(client, settings, Clock.systemUTC()), pluginDir, sockets, kubelet, registered);
         } catch (Exception | Error e) {
             kubelet.shutdownNow();
             sockets.close();
@@ -88,7 +105,8 @@ public final class MockPlugin implements AutoCloseable {
     private static Path mock(String vendor, Path nodeRoot) throws IOException {
         Path built = MOCKS.resolve(vendor);
         if (!Files.isRegularFile(built.resolve("devices.json"))) {
-            throw new IllegalStateException("no mock library in " + built + ": build it with ./mvnw -pl hardware-mocks install");
+            throw new IllegalStateException(
+                    "no mock library in " + built + ": build it with ./mvnw -pl hardware-mocks install");
         }
         Path copy = Files.createDirectories(nodeRoot.resolve("mock-" + vendor));
         try (var files = Files.list(built)) {
@@ -110,9 +128,12 @@ public final class MockPlugin implements AutoCloseable {
         var resource = app.vendor().resources().getFirst();
         var channel = sockets.channel(devicePluginDir.resolve(resource.socketName()));
         try {
-            return DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                    .allocate(AllocateRequest.newBuilder().addContainerRequests(
-                            ContainerAllocateRequest.newBuilder().addDevicesIds(deviceId)).build());
+            return DevicePluginGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .allocate(AllocateRequest.newBuilder()
+                            .addContainerRequests(
+                                    ContainerAllocateRequest.newBuilder().addDevicesIds(deviceId))
+                            .build());
         } finally {
             channel.shutdownNow();
         }

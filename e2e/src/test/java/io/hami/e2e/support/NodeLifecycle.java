@@ -13,14 +13,21 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 public final class NodeLifecycle {
     public static final String NOT_READY = "node.kubernetes.io/not-ready";
 
-    private NodeLifecycle() {
-    }
+    private NodeLifecycle() {}
 
     /** Creates {@code node} (its status says Ready) and removes the not-ready taint as the controller would. */
     public static Node createReady(KubernetesClient admin, Node node) {
         admin.nodes().resource(node).create();
-        return admin.nodes().withName(node.getMetadata().getName()).edit(n -> n.getSpec() == null || n.getSpec().getTaints() == null ? n
-                : new NodeBuilder(n).editSpec().withTaints(n.getSpec().getTaints().stream()
-                        .filter(t -> !NOT_READY.equals(t.getKey())).toList()).endSpec().build());
+        return admin.nodes()
+                .withName(node.getMetadata().getName())
+                .edit(n -> n.getSpec() == null || n.getSpec().getTaints() == null
+                        ? n
+                        : new NodeBuilder(n)
+                                .editSpec()
+                                .withTaints(n.getSpec().getTaints().stream()
+                                        .filter(t -> !NOT_READY.equals(t.getKey()))
+                                        .toList())
+                                .endSpec()
+                                .build());
     }
 }

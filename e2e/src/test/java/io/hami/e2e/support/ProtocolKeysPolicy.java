@@ -23,28 +23,43 @@ public final class ProtocolKeysPolicy {
     public static final String WHO_MAY = " may be added, changed or removed only by the hami scheduler (" + SCHEDULER
             + ") and device plugins (" + PLUGIN + "), not by ";
 
-    private ProtocolKeysPolicy() {
-    }
+    private ProtocolKeysPolicy() {}
 
     /** Applies the file as shipped and waits until the API server enforces it ({@code namespace} must exist). */
     public static void apply(KubernetesClient admin, String namespace, String fieldManager) {
         DeployFiles.apply(admin, FILE, fieldManager);
-        await("the API server enforces " + NAME).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        await("the API server enforces " + NAME)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> refused(admin, namespace));
     }
 
     /** Deletes the binding and the policy and waits until the API server no longer enforces it. */
     public static void remove(KubernetesClient admin, String namespace) {
-        admin.admissionRegistration().v1().validatingAdmissionPolicyBindings().withName(NAME).delete();
-        admin.admissionRegistration().v1().validatingAdmissionPolicies().withName(NAME).delete();
-        await("the API server no longer enforces " + NAME).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        admin.admissionRegistration()
+                .v1()
+                .validatingAdmissionPolicyBindings()
+                .withName(NAME)
+                .delete();
+        admin.admissionRegistration()
+                .v1()
+                .validatingAdmissionPolicies()
+                .withName(NAME)
+                .delete();
+        await("the API server no longer enforces " + NAME)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> !refused(admin, namespace));
     }
 
     /** Whether a dry-run create of a pod with {@code hami.io/bind-phase}, as the admin, is refused by the policy. */
     private static boolean refused(KubernetesClient admin, String namespace) {
-        Pod probe = new PodBuilder(Cluster.pod(namespace, "policy-probe", Cluster.container("app", "cpu", "10m")).build())
-                .editMetadata().addToAnnotations("hami.io/bind-phase", "success").endMetadata().build();
+        Pod probe = new PodBuilder(Cluster.pod(namespace, "policy-probe", Cluster.container("app", "cpu", "10m"))
+                        .build())
+                .editMetadata()
+                .addToAnnotations("hami.io/bind-phase", "success")
+                .endMetadata()
+                .build();
         try {
             admin.pods().inNamespace(namespace).resource(probe).dryRun().create();
             return false;

@@ -33,7 +33,8 @@ public final class RecordingClient implements AutoCloseable {
     private final KubernetesClient client;
 
     public RecordingClient(Config identity) {
-        this.client = new KubernetesClientBuilder().withConfig(identity)
+        this.client = new KubernetesClientBuilder()
+                .withConfig(identity)
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("hami-e2e-recorder", new Interceptor() {
                     @Override
                     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
@@ -41,13 +42,21 @@ public final class RecordingClient implements AutoCloseable {
                     }
 
                     @Override
-                    public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+                    public void after(
+                            HttpRequest request,
+                            HttpResponse<?> response,
+                            AsyncBody.Consumer<List<ByteBuffer>> consumer) {
                         answers.add(new Answer(new ApiCall(request.method(), request.uri()), response.code()));
                     }
 
                     @Override
-                    public CompletableFuture<Boolean> afterFailure(BasicBuilder builder, HttpResponse<?> response, RequestTags tags) {
-                        answers.add(new Answer(new ApiCall(response.request().method(), response.request().uri()), response.code()));
+                    public CompletableFuture<Boolean> afterFailure(
+                            BasicBuilder builder, HttpResponse<?> response, RequestTags tags) {
+                        answers.add(new Answer(
+                                new ApiCall(
+                                        response.request().method(),
+                                        response.request().uri()),
+                                response.code()));
                         return CompletableFuture.completedFuture(false);
                     }
 

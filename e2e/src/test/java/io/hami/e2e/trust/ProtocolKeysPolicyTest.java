@@ -71,6 +71,7 @@ class ProtocolKeysPolicyTest {
     private static final String USER = "e2e-trust-mallory";
     /** The control plane's administrator (client certificate in system:masters). */
     private static final String ADMIN = "hami-admin";
+
     private static final String FIELD_MANAGER = "hami-e2e-trust";
     /** deploy/'s MutatingWebhookConfiguration, registered by one test only. */
     private static final String WEBHOOK = "hami-scheduler";
@@ -79,6 +80,7 @@ class ProtocolKeysPolicyTest {
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
+
     @TempDir
     static Path dir;
 
@@ -104,27 +106,71 @@ class ProtocolKeysPolicyTest {
         }
         plane.ensureNamespace(NS);
         // An ordinary user: may do anything with pods of its namespace, nothing else.
-        admin.rbac().roles().inNamespace(NS).resource(new RoleBuilder().withNewMetadata().withName("pod-owner").endMetadata()
-                .addNewRule().withApiGroups("").withResources("pods")
-                .withVerbs("create", "get", "list", "watch", "patch", "update", "delete").endRule().build()).serverSideApply();
-        admin.rbac().roleBindings().inNamespace(NS).resource(new RoleBindingBuilder().withNewMetadata().withName("pod-owner")
-                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "pod-owner")
-                .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User").withName(USER).endSubject()
-                .build()).serverSideApply();
+        admin.rbac()
+                .roles()
+                .inNamespace(NS)
+                .resource(new RoleBuilder()
+                        .withNewMetadata()
+                        .withName("pod-owner")
+                        .endMetadata()
+                        .addNewRule()
+                        .withApiGroups("")
+                        .withResources("pods")
+                        .withVerbs("create", "get", "list", "watch", "patch", "update", "delete")
+                        .endRule()
+                        .build())
+                .serverSideApply();
+        admin.rbac()
+                .roleBindings()
+                .inNamespace(NS)
+                .resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("pod-owner")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "pod-owner")
+                        .addNewSubject()
+                        .withApiGroup("rbac.authorization.k8s.io")
+                        .withKind("User")
+                        .withName(USER)
+                        .endSubject()
+                        .build())
+                .serverSideApply();
         user = KubeControlPlane.client(plane.userConfig(USER, List.of()));
         userKubeconfig = plane.writeKubeconfig(dir.resolve("user.kubeconfig"), plane.userConfig(USER, List.of()));
 
-        NodeLifecycle.createReady(admin, Cluster.node(NODE).editOrNewSpec().addNewTaint().withKey(TAINT).withValue("trust")
-                .withEffect("NoSchedule").endTaint().endSpec().editStatus()
-                .addToCapacity("nvidia.com/gpu", new Quantity("20")).addToAllocatable("nvidia.com/gpu", new Quantity("20"))
-                .endStatus().build());
-        nvidia = MockPlugin.start(KubeControlPlane.client(plane.serviceAccountConfig(SYSTEM, "hami-device-plugin")), "nvidia", NODE,
-                DeployedScheduler.deviceConfig(), dir.resolve("plugins"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER) != null);
-        gpu = NvidiaRegisterCodec.decode(annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER)).getFirst().id();
+        NodeLifecycle.createReady(
+                admin,
+                Cluster.node(NODE)
+                        .editOrNewSpec()
+                        .addNewTaint()
+                        .withKey(TAINT)
+                        .withValue("trust")
+                        .withEffect("NoSchedule")
+                        .endTaint()
+                        .endSpec()
+                        .editStatus()
+                        .addToCapacity("nvidia.com/gpu", new Quantity("20"))
+                        .addToAllocatable("nvidia.com/gpu", new Quantity("20"))
+                        .endStatus()
+                        .build());
+        nvidia = MockPlugin.start(
+                KubeControlPlane.client(plane.serviceAccountConfig(SYSTEM, "hami-device-plugin")),
+                "nvidia",
+                NODE,
+                DeployedScheduler.deviceConfig(),
+                dir.resolve("plugins"));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER) != null);
+        gpu = NvidiaRegisterCodec.decode(
+                        annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER))
+                .getFirst()
+                .id();
 
         // The issue's self-grant, as the API server accepts it without the policy; the node has no lock.
-        grantedBeforeThePolicy = user.pods().inNamespace(NS).resource(selfGrant("granted-before-policy")).create();
+        grantedBeforeThePolicy = user.pods()
+                .inNamespace(NS)
+                .resource(selfGrant("granted-before-policy"))
+                .create();
         try {
             servedWithoutLock = nvidia.allocate(gpu + "-0");
         } catch (StatusRuntimeException e) {
@@ -133,7 +179,10 @@ class ProtocolKeysPolicyTest {
         afterAllocateWithoutLock = pod("granted-before-policy");
 
         ProtocolKeysPolicy.apply(admin, NS, FIELD_MANAGER);
-        scheduler = HamiScheduler.start(plane, plane.serviceAccountConfig(SYSTEM, "hami-scheduler"), new LeaderMode.Always(),
+        scheduler = HamiScheduler.start(
+                plane,
+                plane.serviceAccountConfig(SYSTEM, "hami-scheduler"),
+                new LeaderMode.Always(),
                 dir.resolve("scheduler"));
         ClusterOps.awaitIndexed(scheduler, List.of(NODE));
     }
@@ -142,7 +191,11 @@ class ProtocolKeysPolicyTest {
     static void cleanUp() {
         try {
             if (admin != null) {
-                admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(WEBHOOK).delete();
+                admin.admissionRegistration()
+                        .v1()
+                        .mutatingWebhookConfigurations()
+                        .withName(WEBHOOK)
+                        .delete();
                 ProtocolKeysPolicy.remove(admin, NS);
             }
         } finally {
@@ -167,12 +220,27 @@ class ProtocolKeysPolicyTest {
      * its own author (bind-phase, vgpu-node and a to-allocate entry on a real device of the node).
      */
     private static Pod selfGrant(String name) {
-        return new PodBuilder(Cluster.pod(NS, name, Cluster.container("cuda", "nvidia.com/gpu", "1")).build())
-                .editMetadata().addToLabels("hami.io/webhook", "ignore")
-                .addToAnnotations(Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING, ProtocolKeys.VGPU_NODE, NODE,
-                        NvidiaKeys.TO_ALLOCATE, gpu + ",NVIDIA,40000,100:;"))
-                .endMetadata().editSpec().withNodeName(NODE)
-                .addNewToleration().withKey(TAINT).withOperator("Exists").withEffect("NoSchedule").endToleration().endSpec().build();
+        return new PodBuilder(Cluster.pod(NS, name, Cluster.container("cuda", "nvidia.com/gpu", "1"))
+                        .build())
+                .editMetadata()
+                .addToLabels("hami.io/webhook", "ignore")
+                .addToAnnotations(Map.of(
+                        ProtocolKeys.BIND_PHASE,
+                        ProtocolKeys.PHASE_ALLOCATING,
+                        ProtocolKeys.VGPU_NODE,
+                        NODE,
+                        NvidiaKeys.TO_ALLOCATE,
+                        gpu + ",NVIDIA,40000,100:;"))
+                .endMetadata()
+                .editSpec()
+                .withNodeName(NODE)
+                .addNewToleration()
+                .withKey(TAINT)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
+                .endSpec()
+                .build();
     }
 
     private static Pod pod(String name) {
@@ -183,8 +251,11 @@ class ProtocolKeysPolicyTest {
     private static Map<String, String> protocolKeys(Pod pod) {
         var out = new TreeMap<String, String>();
         annotations(pod).forEach((k, v) -> {
-            if (k.startsWith("hami.io/vgpu-") || k.startsWith("hami.io/bind-") || k.endsWith("-devices-to-allocate")
-                    || k.endsWith("-devices-allocated") || k.equals(ProtocolKeys.NODE_LOCK)) {
+            if (k.startsWith("hami.io/vgpu-")
+                    || k.startsWith("hami.io/bind-")
+                    || k.endsWith("-devices-to-allocate")
+                    || k.endsWith("-devices-allocated")
+                    || k.equals(ProtocolKeys.NODE_LOCK)) {
                 out.put(k, v);
             }
         });
@@ -196,8 +267,10 @@ class ProtocolKeysPolicyTest {
         var e = catchThrowableOfType(KubernetesClientException.class, call::run);
         assertThat(e).as("refused").isNotNull();
         assertThat(e.getCode()).as(e.getMessage()).isEqualTo(403);
-        assertThat(e.getMessage()).contains("ValidatingAdmissionPolicy '" + ProtocolKeysPolicy.NAME + "'")
-                .contains(ProtocolKeysPolicy.WHO_MAY + who + ": devices are granted by the scheduler, never through annotations");
+        assertThat(e.getMessage())
+                .contains("ValidatingAdmissionPolicy '" + ProtocolKeysPolicy.NAME + "'")
+                .contains(ProtocolKeysPolicy.WHO_MAY + who
+                        + ": devices are granted by the scheduler, never through annotations");
         for (String key : keys) {
             assertThat(e.getMessage()).contains(key);
         }
@@ -206,7 +279,9 @@ class ProtocolKeysPolicyTest {
     /** A refused patch changed nothing: same resourceVersion, same protocol keys. */
     private static void assertUnchanged(String name, Pod before) {
         Pod now = pod(name);
-        assertThat(now.getMetadata().getResourceVersion()).as("resourceVersion").isEqualTo(before.getMetadata().getResourceVersion());
+        assertThat(now.getMetadata().getResourceVersion())
+                .as("resourceVersion")
+                .isEqualTo(before.getMetadata().getResourceVersion());
         assertThat(protocolKeys(now)).isEqualTo(protocolKeys(before));
     }
 
@@ -219,12 +294,14 @@ class ProtocolKeysPolicyTest {
     @Test
     @Order(0)
     void withoutThePolicyTheApiServerTakesTheSelfGrantButThePluginServesNoDeviceWithoutALock() {
-        assertThat(protocolKeys(grantedBeforeThePolicy)).as("the hole the policy closes").containsKeys(ProtocolKeys.BIND_PHASE,
-                ProtocolKeys.VGPU_NODE, NvidiaKeys.TO_ALLOCATE);
+        assertThat(protocolKeys(grantedBeforeThePolicy))
+                .as("the hole the policy closes")
+                .containsKeys(ProtocolKeys.BIND_PHASE, ProtocolKeys.VGPU_NODE, NvidiaKeys.TO_ALLOCATE);
         assertThat(annotations(admin.nodes().withName(NODE).get())).doesNotContainKey(ProtocolKeys.NODE_LOCK);
         assertThat(servedWithoutLock).as("Allocate served without a node lock").isNull();
         assertThat(allocateWithoutLock).isNotNull();
-        assertThat(annotations(afterAllocateWithoutLock).get(NvidiaKeys.TO_ALLOCATE)).as("the entry is not consumed")
+        assertThat(annotations(afterAllocateWithoutLock).get(NvidiaKeys.TO_ALLOCATE))
+                .as("the entry is not consumed")
                 .isEqualTo(gpu + ",NVIDIA,40000,100:;");
     }
 
@@ -233,26 +310,48 @@ class ProtocolKeysPolicyTest {
     @Test
     @Order(1)
     void theSelfGrantOfAUserIsRefused() {
-        assertRefused(() -> user.pods().inNamespace(NS).resource(selfGrant("self-grant")).create(), USER,
-                ProtocolKeys.BIND_PHASE, ProtocolKeys.VGPU_NODE, NvidiaKeys.TO_ALLOCATE);
+        assertRefused(
+                () -> user.pods()
+                        .inNamespace(NS)
+                        .resource(selfGrant("self-grant"))
+                        .create(),
+                USER,
+                ProtocolKeys.BIND_PHASE,
+                ProtocolKeys.VGPU_NODE,
+                NvidiaKeys.TO_ALLOCATE);
         assertThat(pod("self-grant")).isNull();
     }
 
     @Test
     @Order(1)
     void theClusterAdminCannotCreateAPodWithAProtocolKeyEither() {
-        assertRefused(() -> admin.pods().inNamespace(NS).resource(new PodBuilder(selfGrant("admin-grant")).editMetadata()
-                .withAnnotations(Map.of(NvidiaKeys.ALLOCATED, gpu + ",NVIDIA,1000,10:;")).endMetadata().build()).create(),
-                ADMIN, NvidiaKeys.ALLOCATED);
+        assertRefused(
+                () -> admin.pods()
+                        .inNamespace(NS)
+                        .resource(new PodBuilder(selfGrant("admin-grant"))
+                                .editMetadata()
+                                .withAnnotations(Map.of(NvidiaKeys.ALLOCATED, gpu + ",NVIDIA,1000,10:;"))
+                                .endMetadata()
+                                .build())
+                        .create(),
+                ADMIN,
+                NvidiaKeys.ALLOCATED);
         assertThat(pod("admin-grant")).isNull();
     }
 
     @Test
     @Order(1)
     void anOrdinaryPodOfAUserIsAdmitted() {
-        Pod plain = user.pods().inNamespace(NS).resource(new PodBuilder(Cluster.pod(NS, "plain", Cluster.container("app", "cpu", "100m"))
-                .build()).editMetadata().addToAnnotations("example.com/note", "mine").addToAnnotations(ProtocolKeys.GPU_SCHEDULER_POLICY,
-                "spread").endMetadata().build()).create();
+        Pod plain = user.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder(Cluster.pod(NS, "plain", Cluster.container("app", "cpu", "100m"))
+                                .build())
+                        .editMetadata()
+                        .addToAnnotations("example.com/note", "mine")
+                        .addToAnnotations(ProtocolKeys.GPU_SCHEDULER_POLICY, "spread")
+                        .endMetadata()
+                        .build())
+                .create();
         assertThat(annotations(plain)).containsEntry(ProtocolKeys.GPU_SCHEDULER_POLICY, "spread");
     }
 
@@ -263,17 +362,31 @@ class ProtocolKeysPolicyTest {
         // refuse every pod that asks for devices.
         DeployedWebhook.register(admin, scheduler.url(), plane.ca().certificatePem());
         try {
-            Pod gpu = user.pods().inNamespace(NS).resource(Cluster.pod(NS, "webhook-gpu",
-                    Cluster.container("cuda", "nvidia.com/gpu", "1")).build()).create();
-            Pod musa = user.pods().inNamespace(NS).resource(Cluster.pod(NS, "webhook-musa",
-                    Cluster.container("musa", "mthreads.com/vgpu", "2")).build()).create();
+            Pod gpu = user.pods()
+                    .inNamespace(NS)
+                    .resource(Cluster.pod(NS, "webhook-gpu", Cluster.container("cuda", "nvidia.com/gpu", "1"))
+                            .build())
+                    .create();
+            Pod musa = user.pods()
+                    .inNamespace(NS)
+                    .resource(Cluster.pod(NS, "webhook-musa", Cluster.container("musa", "mthreads.com/vgpu", "2"))
+                            .build())
+                    .create();
             for (Pod mutated : List.of(gpu, musa)) {
-                assertThat(mutated.getSpec().getSchedulerName()).as("mutated by the webhook").isEqualTo(HamiScheduler.SCHEDULER_NAME);
+                assertThat(mutated.getSpec().getSchedulerName())
+                        .as("mutated by the webhook")
+                        .isEqualTo(HamiScheduler.SCHEDULER_NAME);
                 assertThat(protocolKeys(mutated)).isEmpty();
             }
-            assertThat(annotations(musa)).as("an annotation the webhook adds").containsKey("mthreads.com/request-gpu-num");
+            assertThat(annotations(musa))
+                    .as("an annotation the webhook adds")
+                    .containsKey("mthreads.com/request-gpu-num");
         } finally {
-            admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(WEBHOOK).delete();
+            admin.admissionRegistration()
+                    .v1()
+                    .mutatingWebhookConfigurations()
+                    .withName(WEBHOOK)
+                    .delete();
         }
     }
 
@@ -283,13 +396,23 @@ class ProtocolKeysPolicyTest {
     @Order(2)
     void anAdminRepairsAPodOnlyByActingAsTheSchedulersServiceAccount() {
         Pod before = pod("granted-before-policy");
-        String[] removeKeys = {"annotate", "-n", NS, "pod", "granted-before-policy", ProtocolKeys.BIND_PHASE + "-",
-                ProtocolKeys.VGPU_NODE + "-", NvidiaKeys.TO_ALLOCATE + "-"};
+        String[] removeKeys = {
+            "annotate",
+            "-n",
+            NS,
+            "pod",
+            "granted-before-policy",
+            ProtocolKeys.BIND_PHASE + "-",
+            ProtocolKeys.VGPU_NODE + "-",
+            NvidiaKeys.TO_ALLOCATE + "-"
+        };
         Path cache = dir.resolve("kubectl-cache");
         Command.Result asAdmin = Command.kubectl(plane.adminKubeconfig(), cache, removeKeys);
         assertThat(asAdmin.exitCode()).as(asAdmin.stdout()).isNotZero();
-        assertThat(asAdmin.stderr()).contains("ValidatingAdmissionPolicy '" + ProtocolKeysPolicy.NAME + "'")
-                .contains(ProtocolKeys.BIND_PHASE).contains(ProtocolKeysPolicy.WHO_MAY + ADMIN);
+        assertThat(asAdmin.stderr())
+                .contains("ValidatingAdmissionPolicy '" + ProtocolKeysPolicy.NAME + "'")
+                .contains(ProtocolKeys.BIND_PHASE)
+                .contains(ProtocolKeysPolicy.WHO_MAY + ADMIN);
         assertUnchanged("granted-before-policy", before);
 
         // docs/operators.md: impersonation is the admin's own grant, and the audit log names both identities.
@@ -301,7 +424,11 @@ class ProtocolKeysPolicyTest {
 
         // Gone before the scheduler's pod is allocated: a pod on the node asking for the same resource would make its
         // Allocate ambiguous to the plugin.
-        admin.pods().inNamespace(NS).withName("granted-before-policy").withGracePeriod(0).delete();
+        admin.pods()
+                .inNamespace(NS)
+                .withName("granted-before-policy")
+                .withGracePeriod(0)
+                .delete();
         await().atMost(Duration.ofSeconds(20)).until(() -> pod("granted-before-policy") == null);
     }
 
@@ -310,19 +437,35 @@ class ProtocolKeysPolicyTest {
     @Test
     @Order(3)
     void theSchedulersServiceAccountWritesItsDecision() throws Exception {
-        Pod created = user.pods().inNamespace(NS).resource(new PodBuilder(Cluster.pod(NS, "bound",
-                        Cluster.container("cuda", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000")).build())
-                .editSpec().withSchedulerName(HamiScheduler.SCHEDULER_NAME)
-                .addNewToleration().withKey(TAINT).withOperator("Exists").withEffect("NoSchedule").endToleration().endSpec().build())
+        Pod created = user.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder(Cluster.pod(
+                                        NS,
+                                        "bound",
+                                        Cluster.container("cuda", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000"))
+                                .build())
+                        .editSpec()
+                        .withSchedulerName(HamiScheduler.SCHEDULER_NAME)
+                        .addNewToleration()
+                        .withKey(TAINT)
+                        .withOperator("Exists")
+                        .withEffect("NoSchedule")
+                        .endToleration()
+                        .endSpec()
+                        .build())
                 .create();
         var result = ExtenderClient.of(scheduler, plane.ca().certificatePem()).bind(created, NODE);
         assertThat(result.error()).as("bind").isNullOrEmpty();
         bound = pod("bound");
         assertThat(bound.getSpec().getNodeName()).isEqualTo(NODE);
-        assertThat(protocolKeys(bound)).containsEntry(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING)
-                .containsEntry(ProtocolKeys.VGPU_NODE, NODE).containsKeys(NvidiaKeys.TO_ALLOCATE, NvidiaKeys.ALLOCATED,
-                        ProtocolKeys.BIND_TIME, ProtocolKeys.VGPU_TIME);
-        assertThat(NodeLockCodec.decode(annotations(admin.nodes().withName(NODE).get()).get(ProtocolKeys.NODE_LOCK)).name())
+        assertThat(protocolKeys(bound))
+                .containsEntry(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING)
+                .containsEntry(ProtocolKeys.VGPU_NODE, NODE)
+                .containsKeys(
+                        NvidiaKeys.TO_ALLOCATE, NvidiaKeys.ALLOCATED, ProtocolKeys.BIND_TIME, ProtocolKeys.VGPU_TIME);
+        assertThat(NodeLockCodec.decode(
+                                annotations(admin.nodes().withName(NODE).get()).get(ProtocolKeys.NODE_LOCK))
+                        .name())
                 .isEqualTo("bound");
     }
 
@@ -330,28 +473,61 @@ class ProtocolKeysPolicyTest {
     @Order(4)
     void theUsersEditsOfTheDecisionAreRefusedAndChangeNothing() throws Exception {
         String entry = protocolKeys(bound).get(NvidiaKeys.TO_ALLOCATE);
-        String other = entry.replace(gpu, NvidiaRegisterCodec.decode(annotations(admin.nodes().withName(NODE).get())
-                .get(NvidiaKeys.REGISTER)).getLast().id()).replace(",1000,", ",40000,");
+        String other = entry.replace(
+                        gpu,
+                        NvidiaRegisterCodec.decode(
+                                        annotations(admin.nodes().withName(NODE).get())
+                                                .get(NvidiaKeys.REGISTER))
+                                .getLast()
+                                .id())
+                .replace(",1000,", ",40000,");
         assertThat(other).isNotEqualTo(entry);
-        assertRefused(() -> mergePatch(user, "bound", "{\"metadata\":{\"annotations\":{\"" + NvidiaKeys.TO_ALLOCATE + "\":\""
-                + other + "\"}}}"), USER, NvidiaKeys.TO_ALLOCATE);
+        assertRefused(
+                () -> mergePatch(
+                        user,
+                        "bound",
+                        "{\"metadata\":{\"annotations\":{\"" + NvidiaKeys.TO_ALLOCATE + "\":\"" + other + "\"}}}"),
+                USER,
+                NvidiaKeys.TO_ALLOCATE);
         assertUnchanged("bound", bound);
-        assertRefused(() -> mergePatch(user, "bound", "{\"metadata\":{\"annotations\":{\"hami.io/hcu-devices-to-allocate\":\""
-                + "HCU-0,HCU,1000,10:;\"}}}"), USER, "hami.io/hcu-devices-to-allocate");
+        assertRefused(
+                () -> mergePatch(
+                        user,
+                        "bound",
+                        "{\"metadata\":{\"annotations\":{\"hami.io/hcu-devices-to-allocate\":\""
+                                + "HCU-0,HCU,1000,10:;\"}}}"),
+                USER,
+                "hami.io/hcu-devices-to-allocate");
         assertUnchanged("bound", bound);
-        assertRefused(() -> mergePatch(user, "bound", "{\"metadata\":{\"annotations\":{\"" + ProtocolKeys.BIND_PHASE + "\":null}}}"),
-                USER, ProtocolKeys.BIND_PHASE);
+        assertRefused(
+                () -> mergePatch(
+                        user, "bound", "{\"metadata\":{\"annotations\":{\"" + ProtocolKeys.BIND_PHASE + "\":null}}}"),
+                USER,
+                ProtocolKeys.BIND_PHASE);
         assertUnchanged("bound", bound);
         // A whole-object update (kubectl replace, an operator's read-modify-write) is an UPDATE too.
-        Pod replaced = new PodBuilder(user.pods().inNamespace(NS).withName("bound").get()).editMetadata()
-                .addToAnnotations(ProtocolKeys.VGPU_NODE, "elsewhere").endMetadata().build();
+        Pod replaced = new PodBuilder(
+                        user.pods().inNamespace(NS).withName("bound").get())
+                .editMetadata()
+                .addToAnnotations(ProtocolKeys.VGPU_NODE, "elsewhere")
+                .endMetadata()
+                .build();
         assertRefused(() -> user.pods().inNamespace(NS).resource(replaced).update(), USER, ProtocolKeys.VGPU_NODE);
         assertUnchanged("bound", bound);
 
-        Command.Result annotate = Command.kubectl(userKubeconfig, dir.resolve("kubectl-cache-user"), "annotate", "--overwrite", "-n", NS,
-                "pod", "bound", NvidiaKeys.TO_ALLOCATE + "=" + other);
+        Command.Result annotate = Command.kubectl(
+                userKubeconfig,
+                dir.resolve("kubectl-cache-user"),
+                "annotate",
+                "--overwrite",
+                "-n",
+                NS,
+                "pod",
+                "bound",
+                NvidiaKeys.TO_ALLOCATE + "=" + other);
         assertThat(annotate.exitCode()).as(annotate.stdout()).isNotZero();
-        assertThat(annotate.stderr()).contains("ValidatingAdmissionPolicy '" + ProtocolKeysPolicy.NAME + "'")
+        assertThat(annotate.stderr())
+                .contains("ValidatingAdmissionPolicy '" + ProtocolKeysPolicy.NAME + "'")
                 .contains(NvidiaKeys.TO_ALLOCATE + ProtocolKeysPolicy.WHO_MAY + USER);
         assertUnchanged("bound", bound);
     }
@@ -359,15 +535,33 @@ class ProtocolKeysPolicyTest {
     @Test
     @Order(4)
     void theClusterAdminsEditsAreRefusedToo() {
-        assertRefused(() -> mergePatch(admin, "bound", "{\"metadata\":{\"annotations\":{\"" + ProtocolKeys.BIND_PHASE
-                + "\":\"success\"}}}"), ADMIN, ProtocolKeys.BIND_PHASE);
+        assertRefused(
+                () -> mergePatch(
+                        admin,
+                        "bound",
+                        "{\"metadata\":{\"annotations\":{\"" + ProtocolKeys.BIND_PHASE + "\":\"success\"}}}"),
+                ADMIN,
+                ProtocolKeys.BIND_PHASE);
         assertUnchanged("bound", bound);
         // The status subresource stores annotations too (shown by the unrelated one below), so it is checked as well.
-        assertRefused(() -> admin.pods().inNamespace(NS).withName("bound").status().patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":{\"" + ProtocolKeys.BIND_PHASE + "\":\"failed\"}}}"), ADMIN, ProtocolKeys.BIND_PHASE);
+        assertRefused(
+                () -> admin.pods()
+                        .inNamespace(NS)
+                        .withName("bound")
+                        .status()
+                        .patch(
+                                PatchContext.of(PatchType.JSON_MERGE),
+                                "{\"metadata\":{\"annotations\":{\"" + ProtocolKeys.BIND_PHASE + "\":\"failed\"}}}"),
+                ADMIN,
+                ProtocolKeys.BIND_PHASE);
         assertUnchanged("bound", bound);
-        Pod noted = admin.pods().inNamespace(NS).withName("bound").status().patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":{\"example.com/status-note\":\"seen\"}}}");
+        Pod noted = admin.pods()
+                .inNamespace(NS)
+                .withName("bound")
+                .status()
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"example.com/status-note\":\"seen\"}}}");
         assertThat(annotations(noted)).containsEntry("example.com/status-note", "seen");
         assertThat(protocolKeys(noted)).isEqualTo(protocolKeys(bound));
     }
@@ -376,10 +570,27 @@ class ProtocolKeysPolicyTest {
     @Order(4)
     void aBindingCannotCarryProtocolKeysOntoAPod() {
         // A Binding's annotations are copied onto the pod it binds.
-        user.pods().inNamespace(NS).resource(Cluster.pod(NS, "unbound", Cluster.container("app", "cpu", "100m")).build()).create();
-        assertRefused(() -> admin.bindings().inNamespace(NS).resource(new BindingBuilder().withNewMetadata().withName("unbound")
-                .addToAnnotations(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING).endMetadata()
-                .withNewTarget().withKind("Node").withName(NODE).endTarget().build()).create(), ADMIN, ProtocolKeys.BIND_PHASE);
+        user.pods()
+                .inNamespace(NS)
+                .resource(Cluster.pod(NS, "unbound", Cluster.container("app", "cpu", "100m"))
+                        .build())
+                .create();
+        assertRefused(
+                () -> admin.bindings()
+                        .inNamespace(NS)
+                        .resource(new BindingBuilder()
+                                .withNewMetadata()
+                                .withName("unbound")
+                                .addToAnnotations(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING)
+                                .endMetadata()
+                                .withNewTarget()
+                                .withKind("Node")
+                                .withName(NODE)
+                                .endTarget()
+                                .build())
+                        .create(),
+                ADMIN,
+                ProtocolKeys.BIND_PHASE);
         Pod after = pod("unbound");
         assertThat(after.getSpec().getNodeName()).isNullOrEmpty();
         assertThat(protocolKeys(after)).isEmpty();
@@ -389,8 +600,11 @@ class ProtocolKeysPolicyTest {
     @Order(5)
     void theUsersUnrelatedEditsOfTheSamePodAreAdmitted() {
         Pod before = pod("bound");
-        Pod patched = mergePatch(user, "bound", "{\"metadata\":{\"annotations\":{\"example.com/owner\":\"team-a\"},"
-                + "\"labels\":{\"example.com/tier\":\"batch\"}}}");
+        Pod patched = mergePatch(
+                user,
+                "bound",
+                "{\"metadata\":{\"annotations\":{\"example.com/owner\":\"team-a\"},"
+                        + "\"labels\":{\"example.com/tier\":\"batch\"}}}");
         assertThat(annotations(patched)).containsEntry("example.com/owner", "team-a");
         assertThat(patched.getMetadata().getLabels()).containsEntry("example.com/tier", "batch");
         assertThat(protocolKeys(patched)).isEqualTo(protocolKeys(before)).isEqualTo(protocolKeys(bound));
@@ -402,9 +616,12 @@ class ProtocolKeysPolicyTest {
         String entry = protocolKeys(bound).get(NvidiaKeys.ALLOCATED);
         AllocateResponse response = nvidia.allocate(entry.split(",")[0] + "-0");
         assertThat(response.getContainerResponsesCount()).isEqualTo(1);
-        await().atMost(Duration.ofSeconds(20)).until(() -> annotations(admin.nodes().withName(NODE).get()).get(ProtocolKeys.NODE_LOCK) == null);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> annotations(admin.nodes().withName(NODE).get()).get(ProtocolKeys.NODE_LOCK) == null);
         Pod finished = pod("bound");
-        assertThat(protocolKeys(finished)).containsEntry(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_SUCCESS)
-                .containsEntry(NvidiaKeys.TO_ALLOCATE, ";").containsEntry(NvidiaKeys.ALLOCATED, entry);
+        assertThat(protocolKeys(finished))
+                .containsEntry(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_SUCCESS)
+                .containsEntry(NvidiaKeys.TO_ALLOCATE, ";")
+                .containsEntry(NvidiaKeys.ALLOCATED, entry);
     }
 }

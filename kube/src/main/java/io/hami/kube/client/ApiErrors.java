@@ -7,8 +7,7 @@ public final class ApiErrors {
     /** fabric8's text when the request never got an answer (a reset connection, a timeout, an empty response). */
     private static final String GENERIC = "An error has occurred.";
 
-    private ApiErrors() {
-    }
+    private ApiErrors() {}
 
     /**
      * The API server's message; for a request that got no answer, what went wrong on the way (the cause's message

@@ -25,12 +25,13 @@ public final class KubeClients {
     /** Wait before that retry (a longer Retry-After wins). */
     public static final int RETRY_BACKOFF_MS = 250;
 
-    private KubeClients() {
-    }
+    private KubeClients() {}
 
     /** @param kubeconfig a kubeconfig file, or null for in-cluster then {@code ~/.kube/config} */
     public static KubernetesClient connect(Path kubeconfig) throws IOException {
-        return new KubernetesClientBuilder().withConfig(bounded(config(kubeconfig))).build();
+        return new KubernetesClientBuilder()
+                .withConfig(bounded(config(kubeconfig)))
+                .build();
     }
 
     /**

@@ -57,8 +57,14 @@ public final class PodEvents implements AutoCloseable {
      * @param closeWait  how long {@link #close} lets queued events be written
      * @param notWritten told about each event not written
      */
-    public PodEvents(KubernetesClient client, String component, String host, Clock clock, ExecutorService writer,
-                     Duration closeWait, Consumer<NotWritten> notWritten) {
+    public PodEvents(
+            KubernetesClient client,
+            String component,
+            String host,
+            Clock clock,
+            ExecutorService writer,
+            Duration closeWait,
+            Consumer<NotWritten> notWritten) {
         this.client = Objects.requireNonNull(client);
         this.component = Objects.requireNonNull(component);
         this.host = host;
@@ -70,13 +76,21 @@ public final class PodEvents implements AutoCloseable {
 
     /** One daemon thread named {@code thread} with a queue of {@code capacity} events that rejects when full. */
     public static ExecutorService writer(String thread, int capacity) {
-        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),
-                Thread.ofPlatform().name(thread).daemon().factory(), new ThreadPoolExecutor.AbortPolicy());
+        return new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(capacity),
+                Thread.ofPlatform().name(thread).daemon().factory(),
+                new ThreadPoolExecutor.AbortPolicy());
     }
 
     /** Whether {@code pod} can carry an event: an event names its object by namespace and name. */
     public static boolean attachable(Pod pod) {
-        return pod != null && pod.getMetadata() != null && pod.getMetadata().getName() != null
+        return pod != null
+                && pod.getMetadata() != null
+                && pod.getMetadata().getName() != null
                 && pod.getMetadata().getNamespace() != null;
     }
 
@@ -90,18 +104,29 @@ public final class PodEvents implements AutoCloseable {
             writer.execute(() -> write(event));
         } catch (RejectedExecutionException e) {
             notWritten.accept(NotWritten.DROPPED);
-            LOG.warn("event {} for pod {}/{} dropped: queue full or writer closed", reason,
-                    pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            LOG.warn(
+                    "event {} for pod {}/{} dropped: queue full or writer closed",
+                    reason,
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName());
         }
     }
 
     private void write(Event event) {
         try {
-            client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+            client.v1()
+                    .events()
+                    .inNamespace(event.getMetadata().getNamespace())
+                    .resource(event)
+                    .create();
         } catch (RuntimeException e) {
             notWritten.accept(NotWritten.API_ERROR);
-            LOG.warn("event {} for pod {}/{} not written: {}", event.getReason(), event.getInvolvedObject().getNamespace(),
-                    event.getInvolvedObject().getName(), e.getMessage());
+            LOG.warn(
+                    "event {} for pod {}/{} not written: {}",
+                    event.getReason(),
+                    event.getInvolvedObject().getNamespace(),
+                    event.getInvolvedObject().getName(),
+                    e.getMessage());
         }
     }
 
@@ -112,15 +137,30 @@ public final class PodEvents implements AutoCloseable {
         String timestamp = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
         return new EventBuilder()
                 // client-go's naming: <object>.<unix nanos in hex>
-                .withNewMetadata().withName(meta.getName() + "." + Long.toHexString(unique))
-                .withNamespace(meta.getNamespace()).endMetadata()
-                .withNewInvolvedObject().withApiVersion("v1").withKind("Pod").withNamespace(meta.getNamespace())
-                .withName(meta.getName()).withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion())
+                .withNewMetadata()
+                .withName(meta.getName() + "." + Long.toHexString(unique))
+                .withNamespace(meta.getNamespace())
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion("v1")
+                .withKind("Pod")
+                .withNamespace(meta.getNamespace())
+                .withName(meta.getName())
+                .withUid(meta.getUid())
+                .withResourceVersion(meta.getResourceVersion())
                 .endInvolvedObject()
-                .withType(type).withReason(reason).withMessage(truncate(message))
-                .withNewSource().withComponent(component).withHost(host).endSource()
-                .withReportingComponent(component).withReportingInstance(host)
-                .withFirstTimestamp(timestamp).withLastTimestamp(timestamp).withCount(1)
+                .withType(type)
+                .withReason(reason)
+                .withMessage(truncate(message))
+                .withNewSource()
+                .withComponent(component)
+                .withHost(host)
+                .endSource()
+                .withReportingComponent(component)
+                .withReportingInstance(host)
+                .withFirstTimestamp(timestamp)
+                .withLastTimestamp(timestamp)
+                .withCount(1)
                 .build();
     }
 

@@ -23,12 +23,18 @@ public record HolderPod(Map<String, String> annotations, String phase, boolean d
             return null;
         }
         var m = pod.getMetadata();
-        return new HolderPod(m.getAnnotations(), pod.getStatus() == null ? null : pod.getStatus().getPhase(),
-                m.getDeletionTimestamp() != null, pod.getSpec() == null ? null : pod.getSpec().getNodeName());
+        return new HolderPod(
+                m.getAnnotations(),
+                pod.getStatus() == null ? null : pod.getStatus().getPhase(),
+                m.getDeletionTimestamp() != null,
+                pod.getSpec() == null ? null : pod.getSpec().getNodeName());
     }
 
     /** Whether the pod will never be allocated on {@code node}: finished, being deleted, or bound to another node. */
     boolean ended(String node) {
-        return "Succeeded".equals(phase) || "Failed".equals(phase) || deleting || boundNode != null && !boundNode.equals(node);
+        return "Succeeded".equals(phase)
+                || "Failed".equals(phase)
+                || deleting
+                || boundNode != null && !boundNode.equals(node);
     }
 }

@@ -6,8 +6,7 @@ import io.hami.protocol.codec.NodeLock;
 public sealed interface LockOutcome {
 
     /** The caller holds the lock now; {@code reentered} when it already held it. */
-    record Acquired(String node, NodeLock lock, boolean reentered) implements LockOutcome {
-    }
+    record Acquired(String node, NodeLock lock, boolean reentered) implements LockOutcome {}
 
     /** Another live pod holds the lock; kube-scheduler should retry this pod later. */
     record Contended(String node, NodeLock holder) implements LockOutcome {
@@ -18,6 +17,5 @@ public sealed interface LockOutcome {
     }
 
     /** The lock could not be read or written (API error, node missing). */
-    record Failed(String node, String message) implements LockOutcome {
-    }
+    record Failed(String node, String message) implements LockOutcome {}
 }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How long a node lock holds against other pods (DECISIONS D5).
+ * How long a node lock holds against other pods (design D5, docs/design.md#d5).
  *
  * @param allocation how long a holder whose decision is {@code allocating} keeps the lock: the kubelet may take a
  *                   while to call Allocate (default 5 min, {@code --node-lock-timeout}); also the age after which a
@@ -28,6 +28,7 @@ public record LockTimeouts(Duration allocation, Duration bindWindow) {
 
     /** {@code allocation} with the default bind window, never longer than {@code allocation} itself. */
     public static LockTimeouts of(Duration allocation) {
-        return new LockTimeouts(allocation, DEFAULT_BIND_WINDOW.compareTo(allocation) < 0 ? DEFAULT_BIND_WINDOW : allocation);
+        return new LockTimeouts(
+                allocation, DEFAULT_BIND_WINDOW.compareTo(allocation) < 0 ? DEFAULT_BIND_WINDOW : allocation);
     }
 }

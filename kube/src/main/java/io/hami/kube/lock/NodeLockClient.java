@@ -25,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node lock of DECISIONS D5 against the API server: one annotation per node, written and removed only
- * with a resourceVersion compare-and-swap, released only by its holder. Contention is answered at once
+ * The node lock of design D5 (docs/design.md#d5) against the API server: one annotation per node, written and
+ * removed only with a resourceVersion compare-and-swap, released only by its holder. Contention is answered at once
  * (no waiting), so a kube-scheduler HTTP call is never held up; conflicts (409) are retried a few times.
  */
 public final class NodeLockClient {
@@ -119,11 +119,15 @@ public final class NodeLockClient {
                         if (!markHolderFailed(node, current)) {
                             continue; // the holder changed meanwhile: decide again
                         }
-                        LOG.warn("node {}: {} ({}/{}); marked it failed and took over", node, f.why(),
-                                current.namespace(), current.name());
+                        LOG.warn(
+                                "node {}: {} ({}/{}); marked it failed and took over",
+                                node,
+                                f.why(),
+                                current.namespace(),
+                                current.name());
                     }
                     case LockRules.Decision.TakeFromIdleHolder t ->
-                            LOG.info("node {}: taking over lock {} ({})", node, value, t.why());
+                        LOG.info("node {}: taking over lock {} ({})", node, value, t.why());
                     case LockRules.Decision.Take t -> {
                         if (current != null) {
                             LOG.info("node {}: taking over lock {} ({})", node, value, t.why());
@@ -149,8 +153,11 @@ public final class NodeLockClient {
     /** The cached node when it carries no lock, else null (a held lock is read afresh before anything is decided). */
     private Node cachedUnlocked(String node) {
         Node n = cached.node().apply(node);
-        return n == null || n.getMetadata().getResourceVersion() == null
-                || annotations(n.getMetadata().getAnnotations()).containsKey(ProtocolKeys.NODE_LOCK) ? null : n;
+        return n == null
+                        || n.getMetadata().getResourceVersion() == null
+                        || annotations(n.getMetadata().getAnnotations()).containsKey(ProtocolKeys.NODE_LOCK)
+                ? null
+                : n;
     }
 
     /**
@@ -160,14 +167,19 @@ public final class NodeLockClient {
      */
     private NodeLock cachedContention(String node, String namespace, String pod) {
         Node n = cached.node().apply(node);
-        String value = n == null ? null : annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK);
+        String value =
+                n == null ? null : annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK);
         if (value == null) {
             return null;
         }
         NodeLock current = parse(node, value);
         boolean fresh = current.time().toInstant().isAfter(clock.instant().minus(timeouts.bindWindow()));
-        return !current.isLegacy() && !current.isHeldBy(namespace, pod) && fresh
-                && waitsByCache(node, current, namespace, pod) ? current : null;
+        return !current.isLegacy()
+                        && !current.isHeldBy(namespace, pod)
+                        && fresh
+                        && waitsByCache(node, current, namespace, pod)
+                ? current
+                : null;
     }
 
     /**
@@ -180,7 +192,8 @@ public final class NodeLockClient {
             return false; // not known here: read it
         }
         HolderState state = LockRules.holderState(node, current, seen);
-        return LockRules.decide(current, namespace, pod, state, clock.instant(), timeouts) instanceof LockRules.Decision.Wait;
+        return LockRules.decide(current, namespace, pod, state, clock.instant(), timeouts)
+                instanceof LockRules.Decision.Wait;
     }
 
     /**
@@ -192,9 +205,14 @@ public final class NodeLockClient {
      */
     private LockOutcome reenter(Node n, NodeLock current) {
         String node = n.getMetadata().getName();
-        Pod p = client.pods().inNamespace(current.namespace()).withName(current.name()).get();
+        Pod p = client.pods()
+                .inNamespace(current.namespace())
+                .withName(current.name())
+                .get();
         Instant now = clock.instant();
-        if (p == null || hasLiveDecision(node, HolderPod.of(p)) || !current.time().toInstant().isBefore(now.minusSeconds(1))) {
+        if (p == null
+                || hasLiveDecision(node, HolderPod.of(p))
+                || !current.time().toInstant().isBefore(now.minusSeconds(1))) {
             return new LockOutcome.Acquired(node, current, true);
         }
         NodeLock renewed = new NodeLock(now.atOffset(ZoneOffset.UTC), current.namespace(), current.name());
@@ -219,8 +237,11 @@ public final class NodeLockClient {
 
     /** Puts the stalled holder's lock back, so that its allocation goes on as the lock names it; answers Contended. */
     private LockOutcome giveBack(String node, Node written, NodeLock mine, NodeLock previous) {
-        LOG.warn("node {}: {}/{} wrote its decision while the lock was being taken over; giving it back", node,
-                previous.namespace(), previous.name());
+        LOG.warn(
+                "node {}: {}/{} wrote its decision while the lock was being taken over; giving it back",
+                node,
+                previous.namespace(),
+                previous.name());
         String resourceVersion = written.getMetadata().getResourceVersion();
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
@@ -231,7 +252,11 @@ public final class NodeLockClient {
                     return givingBackFailed(node, previous, ApiErrors.describe(e));
                 }
                 Node n = client.nodes().withName(node).get();
-                NodeLock now = n == null ? null : parse(node, annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK));
+                NodeLock now = n == null
+                        ? null
+                        : parse(
+                                node,
+                                annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK));
                 if (!mine.equals(now)) {
                     return givingBackFailed(node, previous, "the lock changed to " + now);
                 }
@@ -243,9 +268,12 @@ public final class NodeLockClient {
 
     private static LockOutcome givingBackFailed(String node, NodeLock previous, String why) {
         // The holder's Allocate now finds a lock that does not name it and fails closed: nothing is served twice.
-        LOG.error("node {}: could not give the lock back to {}/{}: {}", node, previous.namespace(), previous.name(), why);
-        return new LockOutcome.Failed(node, "lock node " + node + ": could not give the lock back to "
-                + previous.namespace() + "/" + previous.name() + ", which wrote its decision meanwhile: " + why);
+        LOG.error(
+                "node {}: could not give the lock back to {}/{}: {}", node, previous.namespace(), previous.name(), why);
+        return new LockOutcome.Failed(
+                node,
+                "lock node " + node + ": could not give the lock back to " + previous.namespace() + "/"
+                        + previous.name() + ", which wrote its decision meanwhile: " + why);
     }
 
     /**
@@ -261,14 +289,18 @@ public final class NodeLockClient {
             if (n == null) {
                 return false;
             }
-            NodeLock current = parse(node, annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK));
+            NodeLock current =
+                    parse(node, annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK));
             if (current == null || !current.isHeldBy(namespace, pod)) {
                 return false;
             }
             Map<String, String> delete = new HashMap<>();
             delete.put(ProtocolKeys.NODE_LOCK, null);
             try {
-                patchNode(node, AnnotationPatch.mergePatch(delete, Map.of(), n.getMetadata().getResourceVersion()));
+                patchNode(
+                        node,
+                        AnnotationPatch.mergePatch(
+                                delete, Map.of(), n.getMetadata().getResourceVersion()));
                 return true;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
@@ -283,7 +315,9 @@ public final class NodeLockClient {
     /** The lock on {@code node} now, or null. */
     public NodeLock current(String node) {
         Node n = client.nodes().withName(node).get();
-        return n == null ? null : parse(node, annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK));
+        return n == null
+                ? null
+                : parse(node, annotations(n.getMetadata().getAnnotations()).get(ProtocolKeys.NODE_LOCK));
     }
 
     private NodeLock parse(String node, String value) {
@@ -300,19 +334,31 @@ public final class NodeLockClient {
     }
 
     private HolderState holderState(String node, NodeLock lock) {
-        return LockRules.holderState(node, lock, HolderPod.of(client.pods().inNamespace(lock.namespace()).withName(lock.name()).get()));
+        return LockRules.holderState(
+                node,
+                lock,
+                HolderPod.of(client.pods()
+                        .inNamespace(lock.namespace())
+                        .withName(lock.name())
+                        .get()));
     }
 
     /** Marks the holder failed unless it changed meanwhile (true when it is gone); false means decide again. */
     private boolean markHolderFailed(String node, NodeLock lock) {
-        Pod p = client.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
+        Pod p = client.pods()
+                .inNamespace(lock.namespace())
+                .withName(lock.name())
+                .get();
         HolderState state = LockRules.holderState(node, lock, HolderPod.of(p));
         if (!isAllocating(state)) {
             return state == HolderState.GONE;
         }
         Map<String, String> set = Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED);
         try {
-            MergePatches.pod(client, lock.namespace(), lock.name(),
+            MergePatches.pod(
+                    client,
+                    lock.namespace(),
+                    lock.name(),
                     AnnotationPatch.mergePatch(set, Map.of(), p.getMetadata().getResourceVersion()));
             return true;
         } catch (KubernetesClientException e) {
@@ -328,7 +374,9 @@ public final class NodeLockClient {
 
     /** A decision under the lock that is still {@code allocating}, whatever the pod's state. */
     private static boolean isAllocating(HolderState state) {
-        return state == HolderState.ALLOCATING || state == HolderState.ALLOCATING_UNBOUND || state == HolderState.ENDED_ALLOCATING;
+        return state == HolderState.ALLOCATING
+                || state == HolderState.ALLOCATING_UNBOUND
+                || state == HolderState.ENDED_ALLOCATING;
     }
 
     private Node writeLock(String node, NodeLock lock, String resourceVersion) {

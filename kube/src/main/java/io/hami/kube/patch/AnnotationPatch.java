@@ -11,15 +11,15 @@ import tools.jackson.databind.node.ObjectNode;
 public final class AnnotationPatch {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private AnnotationPatch() {
-    }
+    private AnnotationPatch() {}
 
     /**
      * @param annotations values to set; a null value deletes the key
      * @param labels      labels to set (may be empty)
      * @param resourceVersion the version the object must still have, or null for an unconditional write
      */
-    public static String mergePatch(Map<String, String> annotations, Map<String, String> labels, String resourceVersion) {
+    public static String mergePatch(
+            Map<String, String> annotations, Map<String, String> labels, String resourceVersion) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode meta = root.putObject("metadata");
         ObjectNode a = meta.putObject("annotations");

@@ -13,18 +13,23 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
  * {@code withName(..).patch(..)} first GETs the object just to learn its name, a read per write.
  */
 public final class MergePatches {
-    private MergePatches() {
-    }
+    private MergePatches() {}
 
     /** @return the pod as the write left it */
     public static Pod pod(KubernetesClient client, String namespace, String name, String patch) {
-        Pod named = new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
+        Pod named = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name)
+                .endMetadata()
+                .build();
         return client.pods().inNamespace(namespace).resource(named).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }
 
     /** @return the node as the write left it */
     public static Node node(KubernetesClient client, String name, String patch) {
-        Node named = new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
+        Node named =
+                new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
         return client.nodes().resource(named).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }
 }

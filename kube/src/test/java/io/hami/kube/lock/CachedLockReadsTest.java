@@ -40,7 +40,10 @@ class CachedLockReadsTest {
     void start() {
         server = EmbeddedApiServer.start();
         client = server.newClient();
-        locks = new NodeLockClient(client, TIMEOUTS, Clock.fixed(NOW, ZoneOffset.UTC),
+        locks = new NodeLockClient(
+                client,
+                TIMEOUTS,
+                Clock.fixed(NOW, ZoneOffset.UTC),
                 new NodeLockClient.Cached(nodes::get, (ns, name) -> pods.get(ns + "/" + name)));
     }
 
@@ -59,11 +62,22 @@ class CachedLockReadsTest {
     }
 
     Pod pod(String name, String phase, String decidedFor, Instant bindTime) {
-        var b = new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata()
-                .withNewSpec().addNewContainer().withName("c").endContainer().endSpec();
+        var b = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .endContainer()
+                .endSpec();
         if (phase != null) {
-            b.editMetadata().addToAnnotations(ProtocolKeys.BIND_PHASE, phase).addToAnnotations(ProtocolKeys.VGPU_NODE, decidedFor)
-                    .addToAnnotations(ProtocolKeys.BIND_TIME, Long.toString(bindTime.getEpochSecond())).endMetadata();
+            b.editMetadata()
+                    .addToAnnotations(ProtocolKeys.BIND_PHASE, phase)
+                    .addToAnnotations(ProtocolKeys.VGPU_NODE, decidedFor)
+                    .addToAnnotations(ProtocolKeys.BIND_TIME, Long.toString(bindTime.getEpochSecond()))
+                    .endMetadata();
         }
         return client.pods().inNamespace("ns").resource(b.build()).create();
     }
@@ -87,8 +101,13 @@ class CachedLockReadsTest {
     void aStaleCachedNodeCostsAConflictThenAReadAndNeverHidesALock() {
         nodes.put("n", node("n", null));
         // another replica locked the node after the informer's copy was taken
-        client.nodes().withName("n").edit(n -> new NodeBuilder(n).editMetadata()
-                .addToAnnotations(ProtocolKeys.NODE_LOCK, lock(NOW, "b")).endMetadata().build());
+        client.nodes()
+                .withName("n")
+                .edit(n -> new NodeBuilder(n)
+                        .editMetadata()
+                        .addToAnnotations(ProtocolKeys.NODE_LOCK, lock(NOW, "b"))
+                        .endMetadata()
+                        .build());
         pod("b", null, null, null);
         server.requests().reset();
 
@@ -97,7 +116,7 @@ class CachedLockReadsTest {
         assertThat(outcome).isInstanceOf(LockOutcome.Contended.class);
         assertThat(locks.current("n").isHeldBy("ns", "b")).isTrue();
         assertThat(server.requests().count("patch nodes")).isEqualTo(1); // the conditional write that lost
-        assertThat(server.requests().count("get nodes")).isEqualTo(2);   // the read after it, and current() above
+        assertThat(server.requests().count("get nodes")).isEqualTo(2); // the read after it, and current() above
     }
 
     @Test
@@ -141,8 +160,14 @@ class CachedLockReadsTest {
         Pod allocating = pod("b", "allocating", "n", NOW.minusSeconds(5));
         pods.put("ns/b", allocating);
         // the plugin has since marked it finished; the informer has not delivered that yet
-        client.pods().inNamespace("ns").withName("b").edit(p -> new PodBuilder(p).editMetadata()
-                .addToAnnotations(ProtocolKeys.BIND_PHASE, "success").endMetadata().build());
+        client.pods()
+                .inNamespace("ns")
+                .withName("b")
+                .edit(p -> new PodBuilder(p)
+                        .editMetadata()
+                        .addToAnnotations(ProtocolKeys.BIND_PHASE, "success")
+                        .endMetadata()
+                        .build());
 
         // the stale cache says wait: contention, which kube-scheduler retries
         assertThat(locks.acquire("n", "ns", "a")).isInstanceOf(LockOutcome.Contended.class);

@@ -71,7 +71,9 @@ public final class CertificateAuthority {
 
     public static CertificateAuthority create(String commonName) {
         KeyPair keys = newKeyPair();
-        var name = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build();
+        var name = new X500NameBuilder(BCStyle.INSTANCE)
+                .addRDN(BCStyle.CN, commonName)
+                .build();
         var builder = builder(name, name, keys);
         try {
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
@@ -90,9 +92,16 @@ public final class CertificateAuthority {
     public Issued serving(String commonName, List<String> hosts) {
         var names = new ArrayList<GeneralName>();
         for (String h : hosts) {
-            names.add(isIpLiteral(h) ? new GeneralName(GeneralName.iPAddress, h) : new GeneralName(GeneralName.dNSName, h));
+            names.add(
+                    isIpLiteral(h)
+                            ? new GeneralName(GeneralName.iPAddress, h)
+                            : new GeneralName(GeneralName.dNSName, h));
         }
-        return issue(commonName, List.of(), KeyPurposeId.id_kp_serverAuth, new GeneralNames(names.toArray(GeneralName[]::new)));
+        return issue(
+                commonName,
+                List.of(),
+                KeyPurposeId.id_kp_serverAuth,
+                new GeneralNames(names.toArray(GeneralName[]::new)));
     }
 
     /** A client certificate: kube-apiserver reads the CN as the user name and each O as a group. */
@@ -108,7 +117,8 @@ public final class CertificateAuthority {
         var builder = builder(name, subject.build(), leaf);
         try {
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
+            builder.addExtension(
+                    Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
             builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
             if (sans != null) {
                 builder.addExtension(Extension.subjectAlternativeName, false, sans);
@@ -127,8 +137,13 @@ public final class CertificateAuthority {
 
     private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair keys) {
         Instant now = Instant.now();
-        return new JcaX509v3CertificateBuilder(issuer, new BigInteger(64, RANDOM).abs().add(BigInteger.ONE),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(VALIDITY)), subject, keys.getPublic());
+        return new JcaX509v3CertificateBuilder(
+                issuer,
+                new BigInteger(64, RANDOM).abs().add(BigInteger.ONE),
+                Date.from(now.minus(Duration.ofHours(1))),
+                Date.from(now.plus(VALIDITY)),
+                subject,
+                keys.getPublic());
     }
 
     private static X509Certificate sign(X509v3CertificateBuilder builder, KeyPair signer) {

@@ -25,8 +25,10 @@ public record ControlPlaneBinaries(Path etcd, Path kubeApiserver, Path kubeSched
         }
         Path script = findScript(Path.of("").toAbsolutePath());
         if (script == null) {
-            throw new IllegalStateException("control plane: no binaries: set HAMI_CONTROL_PLANE_BIN to a folder holding "
-                    + String.join(", ", NAMES) + ", or run from a checkout of hami-java (which has " + SCRIPT + ")");
+            throw new IllegalStateException(
+                    "control plane: no binaries: set HAMI_CONTROL_PLANE_BIN to a folder holding "
+                            + String.join(", ", NAMES) + ", or run from a checkout of hami-java (which has " + SCRIPT
+                            + ")");
         }
         return in(build(script));
     }
@@ -38,7 +40,8 @@ public record ControlPlaneBinaries(Path etcd, Path kubeApiserver, Path kubeSched
                         + " (build the binaries with " + SCRIPT + ")");
             }
         }
-        return new ControlPlaneBinaries(dir.resolve("etcd"), dir.resolve("kube-apiserver"), dir.resolve("kube-scheduler"));
+        return new ControlPlaneBinaries(
+                dir.resolve("etcd"), dir.resolve("kube-apiserver"), dir.resolve("kube-scheduler"));
     }
 
     private static Path findScript(Path from) {
@@ -54,7 +57,8 @@ public record ControlPlaneBinaries(Path etcd, Path kubeApiserver, Path kubeSched
     private static Path build(Path script) {
         try {
             Process p = new ProcessBuilder("bash", script.toString())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             String last = null;
             try (var out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = out.readLine()) != null; ) {
@@ -63,7 +67,8 @@ public record ControlPlaneBinaries(Path etcd, Path kubeApiserver, Path kubeSched
             }
             int rc = p.waitFor();
             if (rc != 0 || last == null) {
-                throw new IllegalStateException("control plane: " + script + " failed (exit " + rc + "); its messages are above");
+                throw new IllegalStateException(
+                        "control plane: " + script + " failed (exit " + rc + "); its messages are above");
             }
             return Path.of(last.strip());
         } catch (IOException e) {

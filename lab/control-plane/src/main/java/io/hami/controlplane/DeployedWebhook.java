@@ -15,13 +15,13 @@ import java.io.UncheckedIOException;
 public final class DeployedWebhook {
     static final String DEPLOYED = "deploy/webhook.yaml";
 
-    private DeployedWebhook() {
-    }
+    private DeployedWebhook() {}
 
     public static MutatingWebhookConfiguration load(KubernetesClient client) {
         try (InputStream in = DeployedWebhook.class.getResourceAsStream(DEPLOYED)) {
             if (in == null) {
-                throw new IllegalStateException("control plane: " + DEPLOYED + " is not on the class path (build lab/control-plane)");
+                throw new IllegalStateException(
+                        "control plane: " + DEPLOYED + " is not on the class path (build lab/control-plane)");
             }
             return client.getKubernetesSerialization().unmarshal(in, MutatingWebhookConfiguration.class);
         } catch (IOException e) {
@@ -33,9 +33,13 @@ public final class DeployedWebhook {
     public static MutatingWebhookConfiguration register(KubernetesClient admin, String baseUrl, String caPem) {
         var config = load(admin);
         for (var webhook : config.getWebhooks()) {
-            String path = webhook.getClientConfig().getService() == null ? "" : webhook.getClientConfig().getService().getPath();
-            webhook.setClientConfig(new WebhookClientConfigBuilder().withUrl(baseUrl + (path == null ? "" : path))
-                    .withCaBundle(KubeControlPlane.b64(caPem)).build());
+            String path = webhook.getClientConfig().getService() == null
+                    ? ""
+                    : webhook.getClientConfig().getService().getPath();
+            webhook.setClientConfig(new WebhookClientConfigBuilder()
+                    .withUrl(baseUrl + (path == null ? "" : path))
+                    .withCaBundle(KubeControlPlane.b64(caPem))
+                    .build());
         }
         return admin.resource(config).serverSideApply();
     }

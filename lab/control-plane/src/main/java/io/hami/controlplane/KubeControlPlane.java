@@ -31,9 +31,20 @@ public final class KubeControlPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KubeControlPlane.class);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     /** What a cluster runs (kube-apiserver's defaults plus the ones a hardened cluster enables). */
-    static final String ADMISSION_PLUGINS = String.join(",", "NamespaceLifecycle", "LimitRanger", "ServiceAccount",
-            "NodeRestriction", "Priority", "DefaultTolerationSeconds", "DefaultStorageClass", "RuntimeClass",
-            "PodSecurity", "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook",
+    static final String ADMISSION_PLUGINS = String.join(
+            ",",
+            "NamespaceLifecycle",
+            "LimitRanger",
+            "ServiceAccount",
+            "NodeRestriction",
+            "Priority",
+            "DefaultTolerationSeconds",
+            "DefaultStorageClass",
+            "RuntimeClass",
+            "PodSecurity",
+            "MutatingAdmissionWebhook",
+            "ValidatingAdmissionPolicy",
+            "ValidatingAdmissionWebhook",
             "ResourceQuota");
 
     private final ControlPlaneBinaries binaries;
@@ -45,8 +56,14 @@ public final class KubeControlPlane implements AutoCloseable {
     private final ManagedProcess apiserver;
     private final List<AutoCloseable> started = new CopyOnWriteArrayList<>();
 
-    private KubeControlPlane(ControlPlaneBinaries binaries, Path workDir, CertificateAuthority ca, String url,
-                             CertificateAuthority.Issued admin, ManagedProcess etcd, ManagedProcess apiserver) {
+    private KubeControlPlane(
+            ControlPlaneBinaries binaries,
+            Path workDir,
+            CertificateAuthority ca,
+            String url,
+            CertificateAuthority.Issued admin,
+            ManagedProcess etcd,
+            ManagedProcess apiserver) {
         this.binaries = binaries;
         this.workDir = workDir;
         this.ca = ca;
@@ -67,46 +84,94 @@ public final class KubeControlPlane implements AutoCloseable {
         Path pki = workDir.resolve("pki");
         var ca = CertificateAuthority.create("hami-java-test-ca");
         writeString(pki.resolve("ca.crt"), ca.certificatePem());
-        ca.serving("kube-apiserver", List.of("127.0.0.1", "localhost", "kubernetes", "kubernetes.default",
-                "kubernetes.default.svc", "kubernetes.default.svc.cluster.local", "10.0.0.1")).writeTo(pki, "apiserver");
+        ca.serving(
+                        "kube-apiserver",
+                        List.of(
+                                "127.0.0.1",
+                                "localhost",
+                                "kubernetes",
+                                "kubernetes.default",
+                                "kubernetes.default.svc",
+                                "kubernetes.default.svc.cluster.local",
+                                "10.0.0.1"))
+                .writeTo(pki, "apiserver");
         CertificateAuthority.serviceAccountSigningKey().writeTo(pki, "service-account");
         var admin = ca.client("hami-admin", List.of("system:masters"));
 
         int etcdClient = freePort();
         int etcdPeer = freePort();
-        ManagedProcess etcd = ManagedProcess.start("etcd", List.of(binaries.etcd().toString(),
-                "--name", "default", "--data-dir", workDir.resolve("etcd").toString(),
-                "--listen-client-urls", "http://127.0.0.1:" + etcdClient,
-                "--advertise-client-urls", "http://127.0.0.1:" + etcdClient,
-                "--listen-peer-urls", "http://127.0.0.1:" + etcdPeer,
-                "--initial-advertise-peer-urls", "http://127.0.0.1:" + etcdPeer,
-                "--initial-cluster", "default=http://127.0.0.1:" + etcdPeer,
-                // Test data: an fsync per write would make the disk, not the code under test, the bottleneck.
-                "--unsafe-no-fsync", "--log-level", "warn"), workDir.resolve("logs/etcd.log"));
+        ManagedProcess etcd = ManagedProcess.start(
+                "etcd",
+                List.of(
+                        binaries.etcd().toString(),
+                        "--name",
+                        "default",
+                        "--data-dir",
+                        workDir.resolve("etcd").toString(),
+                        "--listen-client-urls",
+                        "http://127.0.0.1:" + etcdClient,
+                        "--advertise-client-urls",
+                        "http://127.0.0.1:" + etcdClient,
+                        "--listen-peer-urls",
+                        "http://127.0.0.1:" + etcdPeer,
+                        "--initial-advertise-peer-urls",
+                        "http://127.0.0.1:" + etcdPeer,
+                        "--initial-cluster",
+                        "default=http://127.0.0.1:" + etcdPeer,
+                        // Test data: an fsync per write would make the disk, not the code under test, the bottleneck.
+                        "--unsafe-no-fsync",
+                        "--log-level",
+                        "warn"),
+                workDir.resolve("logs/etcd.log"));
         ManagedProcess apiserver = null;
         try {
             int port = freePort();
-            apiserver = ManagedProcess.start("kube-apiserver", List.of(binaries.kubeApiserver().toString(),
-                    "--etcd-servers", "http://127.0.0.1:" + etcdClient,
-                    "--bind-address", "127.0.0.1", "--advertise-address", "127.0.0.1", "--secure-port", String.valueOf(port),
-                    "--tls-cert-file", pki.resolve("apiserver.crt").toString(),
-                    "--tls-private-key-file", pki.resolve("apiserver.key").toString(),
-                    "--client-ca-file", pki.resolve("ca.crt").toString(),
-                    "--service-account-issuer", "https://kubernetes.default.svc.cluster.local",
-                    "--service-account-key-file", pki.resolve("service-account.crt").toString(),
-                    "--service-account-signing-key-file", pki.resolve("service-account.key").toString(),
-                    "--service-cluster-ip-range", "10.0.0.0/24",
-                    // The kubernetes Service would point at a loopback address, which Endpoints refuse.
-                    "--endpoint-reconciler-type", "none",
-                    "--authorization-mode", "Node,RBAC",
-                    "--enable-admission-plugins", ADMISSION_PLUGINS,
-                    "--allow-privileged=true",
-                    "--profiling=false",
-                    "--v=1"), workDir.resolve("logs/kube-apiserver.log"));
-            var plane = new KubeControlPlane(binaries, workDir, ca, "https://127.0.0.1:" + port, admin, etcd, apiserver);
+            apiserver = ManagedProcess.start(
+                    "kube-apiserver",
+                    List.of(
+                            binaries.kubeApiserver().toString(),
+                            "--etcd-servers",
+                            "http://127.0.0.1:" + etcdClient,
+                            "--bind-address",
+                            "127.0.0.1",
+                            "--advertise-address",
+                            "127.0.0.1",
+                            "--secure-port",
+                            String.valueOf(port),
+                            "--tls-cert-file",
+                            pki.resolve("apiserver.crt").toString(),
+                            "--tls-private-key-file",
+                            pki.resolve("apiserver.key").toString(),
+                            "--client-ca-file",
+                            pki.resolve("ca.crt").toString(),
+                            "--service-account-issuer",
+                            "https://kubernetes.default.svc.cluster.local",
+                            "--service-account-key-file",
+                            pki.resolve("service-account.crt").toString(),
+                            "--service-account-signing-key-file",
+                            pki.resolve("service-account.key").toString(),
+                            "--service-cluster-ip-range",
+                            "10.0.0.0/24",
+                            // The kubernetes Service would point at a loopback address, which Endpoints refuse.
+                            "--endpoint-reconciler-type",
+                            "none",
+                            "--authorization-mode",
+                            "Node,RBAC",
+                            "--enable-admission-plugins",
+                            ADMISSION_PLUGINS,
+                            "--allow-privileged=true",
+                            "--profiling=false",
+                            "--v=1"),
+                    workDir.resolve("logs/kube-apiserver.log"));
+            var plane =
+                    new KubeControlPlane(binaries, workDir, ca, "https://127.0.0.1:" + port, admin, etcd, apiserver);
             plane.awaitReady();
             plane.writeKubeconfig(workDir.resolve("admin.kubeconfig"), plane.adminConfig());
-            LOG.info("control plane ready at {} in {} ms (work folder {})", plane.url, (System.nanoTime() - t0) / 1_000_000, workDir);
+            LOG.info(
+                    "control plane ready at {} in {} ms (work folder {})",
+                    plane.url,
+                    (System.nanoTime() - t0) / 1_000_000,
+                    workDir);
             return plane;
         } catch (RuntimeException e) {
             if (apiserver != null) {
@@ -140,15 +205,19 @@ public final class KubeControlPlane implements AutoCloseable {
 
     /** The cluster administrator: client certificate in group {@code system:masters}. */
     public Config adminConfig() {
-        return base().withClientCertData(b64(admin.certificatePem())).withClientKeyData(b64(admin.privateKeyPem()))
-                .withClientKeyAlgo("EC").build();
+        return base().withClientCertData(b64(admin.certificatePem()))
+                .withClientKeyData(b64(admin.privateKeyPem()))
+                .withClientKeyAlgo("EC")
+                .build();
     }
 
     /** A user authenticated by a client certificate of this CA; RBAC decides what it may do. */
     public Config userConfig(String user, List<String> groups) {
         var cert = ca.client(user, groups);
-        return base().withClientCertData(b64(cert.certificatePem())).withClientKeyData(b64(cert.privateKeyPem()))
-                .withClientKeyAlgo("EC").build();
+        return base().withClientCertData(b64(cert.certificatePem()))
+                .withClientKeyData(b64(cert.privateKeyPem()))
+                .withClientKeyAlgo("EC")
+                .build();
     }
 
     /**
@@ -159,11 +228,25 @@ public final class KubeControlPlane implements AutoCloseable {
         try (KubernetesClient client = newClient()) {
             ensureNamespace(client, namespace);
             if (client.serviceAccounts().inNamespace(namespace).withName(name).get() == null) {
-                client.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder()
-                        .withNewMetadata().withName(name).endMetadata().build()).create();
+                client.serviceAccounts()
+                        .inNamespace(namespace)
+                        .resource(new ServiceAccountBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .endMetadata()
+                                .build())
+                        .create();
             }
-            var token = client.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(new TokenRequestBuilder()
-                    .withNewSpec().withExpirationSeconds(6L * 3600).endSpec().build()).getStatus().getToken();
+            var token = client.serviceAccounts()
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .tokenRequest(new TokenRequestBuilder()
+                            .withNewSpec()
+                            .withExpirationSeconds(6L * 3600)
+                            .endSpec()
+                            .build())
+                    .getStatus()
+                    .getToken();
             return base().withOauthToken(token).withNamespace(namespace).build();
         }
     }
@@ -189,7 +272,13 @@ public final class KubeControlPlane implements AutoCloseable {
     private static void ensureNamespace(KubernetesClient client, String namespace) {
         if (client.namespaces().withName(namespace).get() == null) {
             try {
-                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+                client.namespaces()
+                        .resource(new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(namespace)
+                                .endMetadata()
+                                .build())
+                        .create();
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) {
                     throw e;
@@ -198,8 +287,14 @@ public final class KubeControlPlane implements AutoCloseable {
         }
         if (client.serviceAccounts().inNamespace(namespace).withName("default").get() == null) {
             try {
-                client.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder()
-                        .withNewMetadata().withName("default").endMetadata().build()).create();
+                client.serviceAccounts()
+                        .inNamespace(namespace)
+                        .resource(new ServiceAccountBuilder()
+                                .withNewMetadata()
+                                .withName("default")
+                                .endMetadata()
+                                .build())
+                        .create();
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) {
                     throw e;
@@ -214,8 +309,12 @@ public final class KubeControlPlane implements AutoCloseable {
         if (config.getOauthToken() != null) {
             user.append("    token: ").append(config.getOauthToken()).append('\n');
         } else {
-            user.append("    client-certificate-data: ").append(config.getClientCertData()).append('\n');
-            user.append("    client-key-data: ").append(config.getClientKeyData()).append('\n');
+            user.append("    client-certificate-data: ")
+                    .append(config.getClientCertData())
+                    .append('\n');
+            user.append("    client-key-data: ")
+                    .append(config.getClientKeyData())
+                    .append('\n');
         }
         String yaml = """
                 apiVersion: v1
@@ -232,7 +331,8 @@ public final class KubeControlPlane implements AutoCloseable {
                 - name: hami-test
                   context: {cluster: hami-test, user: user, namespace: %s}
                 current-context: hami-test
-                """.formatted(url, b64(ca.certificatePem()), user, config.getNamespace() == null ? "default" : config.getNamespace());
+                """.formatted(
+                url, b64(ca.certificatePem()), user, config.getNamespace() == null ? "default" : config.getNamespace());
         writeString(file, yaml);
         return file;
     }
@@ -264,13 +364,18 @@ public final class KubeControlPlane implements AutoCloseable {
                 sleep(250);
             }
         }
-        throw new IllegalStateException("control plane: kube-apiserver not ready after " + START_TIMEOUT.toSeconds() + " s ("
-                + last + "); last lines of " + apiserver.log() + ":\n" + apiserver.tail(30));
+        throw new IllegalStateException("control plane: kube-apiserver not ready after " + START_TIMEOUT.toSeconds()
+                + " s (" + last + "); last lines of " + apiserver.log() + ":\n" + apiserver.tail(30));
     }
 
     private ConfigBuilder base() {
-        return new ConfigBuilder(Config.empty()).withMasterUrl(url).withCaCertData(b64(ca.certificatePem()))
-                .withNamespace("default").withRequestRetryBackoffLimit(0).withConnectionTimeout(10_000).withRequestTimeout(30_000);
+        return new ConfigBuilder(Config.empty())
+                .withMasterUrl(url)
+                .withCaCertData(b64(ca.certificatePem()))
+                .withNamespace("default")
+                .withRequestRetryBackoffLimit(0)
+                .withConnectionTimeout(10_000)
+                .withRequestTimeout(30_000);
     }
 
     Path logDir() {

@@ -40,7 +40,8 @@ public record KubeSchedulerConfig(String extenderUrl, Path caFile, Config identi
     public static String deployedDocument() {
         try (InputStream in = KubeSchedulerConfig.class.getResourceAsStream(DEPLOYED)) {
             if (in == null) {
-                throw new IllegalStateException("control plane: " + DEPLOYED + " is not on the class path (build lab/control-plane)");
+                throw new IllegalStateException(
+                        "control plane: " + DEPLOYED + " is not on the class path (build lab/control-plane)");
             }
             return YAML.readTree(in).path("data").path("config.yaml").asString();
         } catch (IOException e) {
@@ -55,7 +56,8 @@ public record KubeSchedulerConfig(String extenderUrl, Path caFile, Config identi
         ((ObjectNode) doc.path("leaderElection")).put("leaderElect", leaderElect);
         JsonNode extenders = doc.path("extenders");
         if (extenders.size() != 1) {
-            throw new IllegalStateException("control plane: expected one extender in " + DEPLOYED + ", found " + extenders.size());
+            throw new IllegalStateException(
+                    "control plane: expected one extender in " + DEPLOYED + ", found " + extenders.size());
         }
         var extender = (ObjectNode) extenders.get(0);
         extender.put("urlPrefix", extenderUrl);

@@ -32,15 +32,26 @@ public final class KubeSchedulerProcess implements AutoCloseable {
             n = ++count;
         }
         Path dir = plane.workDir().resolve("kube-scheduler-" + n);
-        var identity = config.identity() != null ? config.identity()
-                : plane.userConfig("system:kube-scheduler", List.of());
+        var identity =
+                config.identity() != null ? config.identity() : plane.userConfig("system:kube-scheduler", List.of());
         Path kubeconfig = plane.writeKubeconfig(dir.resolve("kubeconfig"), identity);
         Path configFile = dir.resolve("config.yaml");
         KubeControlPlane.writeString(configFile, config.render(kubeconfig));
         int port = KubeControlPlane.freePort();
-        var process = ManagedProcess.start("kube-scheduler", List.of(plane.binaries().kubeScheduler().toString(),
-                "--config", configFile.toString(), "--bind-address", "127.0.0.1", "--secure-port", String.valueOf(port),
-                "--cert-dir", dir.resolve("serving").toString(), "--v=2"), plane.logDir().resolve("kube-scheduler-" + n + ".log"));
+        var process = ManagedProcess.start(
+                "kube-scheduler",
+                List.of(
+                        plane.binaries().kubeScheduler().toString(),
+                        "--config",
+                        configFile.toString(),
+                        "--bind-address",
+                        "127.0.0.1",
+                        "--secure-port",
+                        String.valueOf(port),
+                        "--cert-dir",
+                        dir.resolve("serving").toString(),
+                        "--v=2"),
+                plane.logDir().resolve("kube-scheduler-" + n + ".log"));
         var scheduler = new KubeSchedulerProcess(process, configFile);
         try {
             scheduler.awaitHealthy(port);
@@ -64,14 +75,20 @@ public final class KubeSchedulerProcess implements AutoCloseable {
     }
 
     private void awaitHealthy(int port) {
-        HttpClient http = HttpClient.newBuilder().sslContext(trustAll()).connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient http = HttpClient.newBuilder()
+                .sslContext(trustAll())
+                .connectTimeout(Duration.ofSeconds(2))
+                .build();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         String last = "";
         while (System.nanoTime() < deadline) {
             process.checkAlive();
             try {
-                var r = http.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/healthz"))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                var r = http.send(
+                        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/healthz"))
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     return;
                 }
@@ -84,28 +101,31 @@ public final class KubeSchedulerProcess implements AutoCloseable {
             }
             KubeControlPlane.sleep(200);
         }
-        throw new IllegalStateException("control plane: kube-scheduler not healthy after " + START_TIMEOUT.toSeconds() + " s ("
-                + last + "); last lines of " + process.log() + ":\n" + process.tail(30));
+        throw new IllegalStateException("control plane: kube-scheduler not healthy after " + START_TIMEOUT.toSeconds()
+                + " s (" + last + "); last lines of " + process.log() + ":\n" + process.tail(30));
     }
 
     /** Its serving certificate is self-signed by kube-scheduler; this only asks a local process whether it is up. */
     private static SSLContext trustAll() {
         try {
             var ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, new TrustManager[]{new X509TrustManager() {
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType) {
-                }
+            ctx.init(
+                    null,
+                    new TrustManager[] {
+                        new X509TrustManager() {
+                            @Override
+                            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType) {
-                }
+                            @Override
+                            public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
-                @Override
-                public X509Certificate[] getAcceptedIssuers() {
-                    return new X509Certificate[0];
-                }
-            }}, null);
+                            @Override
+                            public X509Certificate[] getAcceptedIssuers() {
+                                return new X509Certificate[0];
+                            }
+                        }
+                    },
+                    null);
             return ctx;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

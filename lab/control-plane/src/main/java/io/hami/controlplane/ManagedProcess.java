@@ -26,7 +26,9 @@ public final class ManagedProcess implements AutoCloseable {
     static ManagedProcess start(String name, List<String> command, Path log) {
         try {
             Files.createDirectories(log.getParent());
-            var pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            var pb = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.environment().remove("KUBECONFIG");
             return new ManagedProcess(name, pb.start(), log);
         } catch (IOException e) {
@@ -45,8 +47,8 @@ public final class ManagedProcess implements AutoCloseable {
     /** Fails with the end of the log when the process has exited. */
     void checkAlive() {
         if (!process.isAlive()) {
-            throw new IllegalStateException("control plane: " + name + " exited with " + process.exitValue() + "; last lines of "
-                    + log + ":\n" + tail(40));
+            throw new IllegalStateException("control plane: " + name + " exited with " + process.exitValue()
+                    + "; last lines of " + log + ":\n" + tail(40));
         }
     }
 

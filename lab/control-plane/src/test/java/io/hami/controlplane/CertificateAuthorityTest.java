@@ -17,7 +17,9 @@ class CertificateAuthorityTest {
         var issued = ca.serving("hami-scheduler", List.of("hami-scheduler", "127.0.0.1", "::1"));
         X509Certificate cert = parse(issued.certificatePem());
         cert.verify(parse(ca.certificatePem()).getPublicKey());
-        assertThat(cert.getSubjectAlternativeNames().stream().map(san -> (Object) san.get(1)).toList())
+        assertThat(cert.getSubjectAlternativeNames().stream()
+                        .map(san -> (Object) san.get(1))
+                        .toList())
                 .containsExactly("hami-scheduler", "127.0.0.1", "0:0:0:0:0:0:0:1");
         assertThat(cert.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1");
         assertThat(issued.privateKeyPem()).startsWith("-----BEGIN PRIVATE KEY-----");
@@ -25,7 +27,8 @@ class CertificateAuthorityTest {
 
     @Test
     void clientCertificatesCarryTheUserAsCnAndGroupsAsO() throws Exception {
-        X509Certificate cert = parse(ca.client("system:kube-scheduler", List.of("g1", "g2")).certificatePem());
+        X509Certificate cert =
+                parse(ca.client("system:kube-scheduler", List.of("g1", "g2")).certificatePem());
         assertThat(cert.getSubjectX500Principal().getName()).isEqualTo("CN=system:kube-scheduler,O=g2,O=g1");
         assertThat(cert.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2");
         assertThat(cert.getBasicConstraints()).isEqualTo(-1);

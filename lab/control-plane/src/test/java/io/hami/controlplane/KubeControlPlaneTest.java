@@ -39,18 +39,34 @@ class KubeControlPlaneTest {
     void aServiceAccountTokenAuthenticatesAsThatAccount() {
         try (KubernetesClient sa = KubeControlPlane.client(plane.serviceAccountConfig("fixture-test", "robot"))) {
             assertThatThrownBy(() -> sa.nodes().list())
-                    .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getMessage())
-                            .contains("system:serviceaccount:fixture-test:robot"));
+                    .isInstanceOfSatisfying(
+                            KubernetesClientException.class,
+                            e -> assertThat(e.getMessage()).contains("system:serviceaccount:fixture-test:robot"));
         }
     }
 
     @Test
     void theServiceAccountAdmissionPluginRunsSoNamespacesNeedTheirDefaultAccount() {
-        admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-                .withNewMetadata().withName("no-default-sa").endMetadata().build()).create();
-        var pod = new PodBuilder().withNewMetadata().withName("p").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("pause").endContainer().endSpec().build();
-        assertThatThrownBy(() -> admin.pods().inNamespace("no-default-sa").resource(pod).create())
+        admin.namespaces()
+                .resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("no-default-sa")
+                        .endMetadata()
+                        .build())
+                .create();
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("pause")
+                .endContainer()
+                .endSpec()
+                .build();
+        assertThatThrownBy(() ->
+                        admin.pods().inNamespace("no-default-sa").resource(pod).create())
                 .hasMessageContaining("serviceaccount \"default\" not found");
 
         plane.ensureNamespace("with-default-sa");
@@ -60,22 +76,28 @@ class KubeControlPlaneTest {
 
     @Test
     void kubeSchedulerStartsWithTheDeployedConfigurationPointedAtTheExtender() throws Exception {
-        var caFile = Files.writeString(plane.workDir().resolve("extender-ca.crt"), plane.ca().certificatePem());
+        var caFile = Files.writeString(
+                plane.workDir().resolve("extender-ca.crt"), plane.ca().certificatePem());
         try (var scheduler = plane.startKubeScheduler(KubeSchedulerConfig.extender("https://127.0.0.1:1", caFile))) {
             String config = Files.readString(scheduler.configFile());
-            assertThat(config).contains("urlPrefix: \"https://127.0.0.1:1\"").contains("caFile: \"" + caFile + "\"")
-                    .contains("schedulerName: \"hami-scheduler\"").contains("ignoredByScheduler: true");
+            assertThat(config)
+                    .contains("urlPrefix: \"https://127.0.0.1:1\"")
+                    .contains("caFile: \"" + caFile + "\"")
+                    .contains("schedulerName: \"hami-scheduler\"")
+                    .contains("ignoredByScheduler: true");
             assertThat(scheduler.isAlive()).isTrue();
         }
     }
 
     @Test
     void theDeployedWebhookIsRegisteredWithALoopbackUrlAndOurCa() {
-        MutatingWebhookConfiguration stored = DeployedWebhook.register(admin, "https://127.0.0.1:1", plane.ca().certificatePem());
+        MutatingWebhookConfiguration stored = DeployedWebhook.register(
+                admin, "https://127.0.0.1:1", plane.ca().certificatePem());
         var webhook = stored.getWebhooks().getFirst();
         assertThat(webhook.getClientConfig().getUrl()).isEqualTo("https://127.0.0.1:1/webhook");
         assertThat(webhook.getClientConfig().getService()).isNull();
-        assertThat(webhook.getFailurePolicy()).isEqualTo(DeployedWebhook.load(admin).getWebhooks().getFirst().getFailurePolicy());
+        assertThat(webhook.getFailurePolicy())
+                .isEqualTo(DeployedWebhook.load(admin).getWebhooks().getFirst().getFailurePolicy());
         admin.resource(stored).delete();
     }
 }

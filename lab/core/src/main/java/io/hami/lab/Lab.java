@@ -53,10 +53,10 @@ public final class Lab {
     private static final Duration PROGRESS = Duration.ofSeconds(1);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     /** As the report's file names: {@code <scenario>-<time>}. */
-    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter FILE_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
-    private Lab() {
-    }
+    private Lab() {}
 
     /** Written in the report folder for the length of a run: the lab's API server, for kubectl and hami inspect. */
     public static final String KUBECONFIG = "lab.kubeconfig";
@@ -78,8 +78,7 @@ public final class Lab {
     }
 
     /** The report, and the HTML file when one was written. */
-    public record Result(RunReport report, Path html) {
-    }
+    public record Result(RunReport report, Path html) {}
 
     /** The cluster could not be brought up. */
     public static final class LabException extends Exception {
@@ -100,13 +99,16 @@ public final class Lab {
         String option = "--control-plane " + controlPlane.option();
         for (Fault f : scenario.faults()) {
             if (f instanceof Fault.ApiWriteErrors) {
-                problems.add("fault api-write-errors at " + DurationText.format(f.at()) + " needs the embedded API server, which "
-                        + "injects the errors; it cannot run with " + option + " (use --control-plane embedded)");
+                problems.add("fault api-write-errors at " + DurationText.format(f.at())
+                        + " needs the embedded API server, which " + "injects the errors; it cannot run with " + option
+                        + " (use --control-plane embedded)");
             }
         }
         if (scenario.scheduler().replicas() > 1) {
-            problems.add("scheduler.replicas is " + scenario.scheduler().replicas() + ", but " + option + " runs one scheduler "
-                    + "replica behind one kube-scheduler (leader-failover and several replicas need --control-plane embedded)");
+            problems.add(
+                    "scheduler.replicas is " + scenario.scheduler().replicas() + ", but " + option
+                            + " runs one scheduler "
+                            + "replica behind one kube-scheduler (leader-failover and several replicas need --control-plane embedded)");
         }
         return problems;
     }
@@ -129,9 +131,17 @@ public final class Lab {
         Latencies latencies = new Latencies();
         List<NodeSpec> nodes = scenario.nodeSpecs();
         long synthetic = nodes.stream().filter(NodeSpec::synthetic).count();
-        out.printf(Locale.ROOT, "lab: scenario %s (seed %d): %d nodes (%d with plugins, %d synthetic), %d devices, %d pods, %d faults%n",
-                scenario.name(), scenario.seed(), nodes.size(), nodes.size() - synthetic, synthetic, inventory.all().size(),
-                plans.size(), scenario.faults().size());
+        out.printf(
+                Locale.ROOT,
+                "lab: scenario %s (seed %d): %d nodes (%d with plugins, %d synthetic), %d devices, %d pods, %d faults%n",
+                scenario.name(),
+                scenario.seed(),
+                nodes.size(),
+                nodes.size() - synthetic,
+                synthetic,
+                inventory.all().size(),
+                plans.size(),
+                scenario.faults().size());
         FaultInjector.plan(scenario.faults()).forEach(line -> out.println("  fault at " + line));
 
         Instant startedAt = Instant.now();
@@ -139,42 +149,69 @@ public final class Lab {
         RunReport report;
         String apiRequests = null;
         // The real control plane's folder stays with the report: its logs are what explains a run.
-        Path controlPlaneDir = options.controlPlane() == ControlPlaneKind.EMBEDDED ? null
-                : options.reportDir() == null ? options.workDir().resolve("control-plane")
-                : options.reportDir().resolve(scenario.name() + "-" + FILE_TIME.format(startedAt) + "-control-plane");
+        Path controlPlaneDir = options.controlPlane() == ControlPlaneKind.EMBEDDED
+                ? null
+                : options.reportDir() == null
+                        ? options.workDir().resolve("control-plane")
+                        : options.reportDir()
+                                .resolve(scenario.name() + "-" + FILE_TIME.format(startedAt) + "-control-plane");
         if (controlPlaneDir != null) {
             out.println("control plane: starting etcd, kube-apiserver and kube-scheduler; their logs go to "
                     + controlPlaneDir.resolve("logs"));
         }
-        try (LabCluster cluster = new LabCluster(scenario, options.workDir(), backends, latencies, options.controlPlane(),
-                controlPlaneDir)) {
+        try (LabCluster cluster = new LabCluster(
+                scenario, options.workDir(), backends, latencies, options.controlPlane(), controlPlaneDir)) {
             cluster.start();
             List<String> notReady = cluster.awaitReady(READY_TIMEOUT);
             if (!notReady.isEmpty()) {
-                throw new LabException("nodes whose devices the scheduler cannot see after " + READY_TIMEOUT.toSeconds() + "s: " + notReady);
+                throw new LabException("nodes whose devices the scheduler cannot see after " + READY_TIMEOUT.toSeconds()
+                        + "s: " + notReady);
             }
             Duration setup = Duration.ofNanos(System.nanoTime() - setupStart);
-            out.printf(Locale.ROOT, "cluster ready in %.1fs: API server %s, %d scheduler replica(s); control plane: %s%n",
-                    setup.toMillis() / 1000.0, cluster.url(), scenario.scheduler().replicas(), cluster.description());
+            out.printf(
+                    Locale.ROOT,
+                    "cluster ready in %.1fs: API server %s, %d scheduler replica(s); control plane: %s%n",
+                    setup.toMillis() / 1000.0,
+                    cluster.url(),
+                    scenario.scheduler().replicas(),
+                    cluster.description());
             if (options.reportDir() != null) {
                 Path kubeconfig = cluster.writeKubeconfig(options.reportDir().resolve(KUBECONFIG));
-                out.println("while it runs: ./hami inspect nodes --kubeconfig " + kubeconfig + "   (or pods; kubectl works too)");
+                out.println("while it runs: ./hami inspect nodes --kubeconfig " + kubeconfig
+                        + "   (or pods; kubectl works too)");
             }
 
             KubernetesClient labClient = cluster.newClient();
             var json = labClient.getKubernetesSerialization();
             boolean embedded = cluster.kind() == ControlPlaneKind.EMBEDDED;
             // The real kube-scheduler and API server call the extender and the webhook themselves.
-            try (var simulated = embedded ? new SimulatedScheduler(cluster.newClient(), LabKeys.SCHEDULER_NAME,
-                         new ExtenderClient(json, cluster.schedulers()::endpoints, latencies), backends,
-                         scenario.scheduler().bindParallelism(), new SplittableRandom(scenario.seed())) : null;
-                 var observer = new ClusterObserver(cluster.newClient(), backends, checker, inventory.all().size());
-                 var driver = new WorkloadDriver(cluster.newClient(),
-                         embedded ? new AdmissionClient(json, cluster.schedulers()::endpoints) : null, plans);
-                 var faults = new FaultInjector(cluster, scenario.faults(), scenario.seed(),
-                         backends.byVendor("NVIDIA").orElseThrow().keys().toAllocateKey(),
-                         e -> out.println("[" + DurationText.format(e.at()) + "] fault: " + (e.failed() ? "FAILED: " : "") + e.what()))) {
-                SchedulingProgress kubeScheduler = embedded ? simulated : cluster.extenderActivity().progress(observer);
+            try (var simulated = embedded
+                            ? new SimulatedScheduler(
+                                    cluster.newClient(),
+                                    LabKeys.SCHEDULER_NAME,
+                                    new ExtenderClient(json, cluster.schedulers()::endpoints, latencies),
+                                    backends,
+                                    scenario.scheduler().bindParallelism(),
+                                    new SplittableRandom(scenario.seed()))
+                            : null;
+                    var observer = new ClusterObserver(
+                            cluster.newClient(),
+                            backends,
+                            checker,
+                            inventory.all().size());
+                    var driver = new WorkloadDriver(
+                            cluster.newClient(),
+                            embedded ? new AdmissionClient(json, cluster.schedulers()::endpoints) : null,
+                            plans);
+                    var faults = new FaultInjector(
+                            cluster,
+                            scenario.faults(),
+                            scenario.seed(),
+                            backends.byVendor("NVIDIA").orElseThrow().keys().toAllocateKey(),
+                            e -> out.println("[" + DurationText.format(e.at()) + "] fault: "
+                                    + (e.failed() ? "FAILED: " : "") + e.what()))) {
+                SchedulingProgress kubeScheduler =
+                        embedded ? simulated : cluster.extenderActivity().progress(observer);
                 if (embedded) {
                     cluster.server().requests().reset();
                 }
@@ -191,7 +228,8 @@ public final class Lab {
                         break;
                     }
                     if (took.compareTo(scenario.timeout()) > 0) {
-                        out.println("lab: timeout of " + DurationText.format(scenario.timeout()) + " reached; stopping with pods still moving");
+                        out.println("lab: timeout of " + DurationText.format(scenario.timeout())
+                                + " reached; stopping with pods still moving");
                         break;
                     }
                 }
@@ -203,7 +241,10 @@ public final class Lab {
                 Invariant capacity = checker.capacity(pods);
                 var capacityViolations = new ArrayList<>(observer.capacityViolations());
                 capacity.violations().forEach(v -> capacityViolations.add("at the end: " + v));
-                invariants.add(new Invariant(capacity.name(), capacity.statement() + ", at any sample", capacity.checked(),
+                invariants.add(new Invariant(
+                        capacity.name(),
+                        capacity.statement() + ", at any sample",
+                        capacity.checked(),
                         capacityViolations));
                 invariants.add(checker.envMatchesAllocation(pods, cluster.pluginNodeNames(), cluster.allocations()));
                 invariants.add(checker.locksReleased(nodeObjects));
@@ -213,19 +254,38 @@ public final class Lab {
                     invariants.add(checker.untrusted(faults.untrusted(), pods, cluster.allocations()));
                 }
 
-                apiRequests = embedded ? apiRequests(cluster.server().requests().snapshot(), kubeScheduler.bound()) : null;
+                apiRequests =
+                        embedded ? apiRequests(cluster.server().requests().snapshot(), kubeScheduler.bound()) : null;
                 long lastBind = kubeScheduler.lastBindNanos();
                 double seconds = lastBind == 0 ? 0 : (lastBind - start) / 1e9;
                 var nodeKinds = new TreeMap<String, Integer>();
                 nodeKinds.put("with plugins", (int) (nodes.size() - synthetic));
                 nodeKinds.put("synthetic", (int) synthetic);
-                report = new RunReport(scenario.name(), scenario.description(), scenario.seed(), startedAt, setup, took, nodeKinds,
-                        plans.size(), ReportBuilder.states(pods), driver.rejected(), driver.notCreated(),
-                        ReportBuilder.unschedulable(pods), ReportBuilder.failed(pods),
-                        ReportBuilder.devices(inventory, pods, samples, backends), latencies.stats(),
-                        seconds == 0 ? 0 : kubeScheduler.bound() / seconds, kubeScheduler.bindFailures(), kubeScheduler.contentions(),
+                report = new RunReport(
+                        scenario.name(),
+                        scenario.description(),
+                        scenario.seed(),
+                        startedAt,
+                        setup,
+                        took,
+                        nodeKinds,
+                        plans.size(),
+                        ReportBuilder.states(pods),
+                        driver.rejected(),
+                        driver.notCreated(),
+                        ReportBuilder.unschedulable(pods),
+                        ReportBuilder.failed(pods),
+                        ReportBuilder.devices(inventory, pods, samples, backends),
+                        latencies.stats(),
+                        seconds == 0 ? 0 : kubeScheduler.bound() / seconds,
+                        kubeScheduler.bindFailures(),
+                        kubeScheduler.contentions(),
                         kubeScheduler.failureCauses(),
-                        cluster.injectedApiErrors(), faults.events(), samples, invariants, cluster.description(),
+                        cluster.injectedApiErrors(),
+                        faults.events(),
+                        samples,
+                        invariants,
+                        cluster.description(),
                         embedded ? RunReport.SIMULATED_LATENCIES : RunReport.EXTENDER_LATENCIES);
             }
         }
@@ -247,14 +307,23 @@ public final class Lab {
      * The workload has settled: every pod arrived and every fault is done, the kube-scheduler has nothing in hand, no
      * pod is waiting or allocating, every pod with a lifetime has ended, and nothing changed for the settle time.
      */
-    private static boolean settled(Scenario scenario, WorkloadDriver driver, FaultInjector faults, SchedulingProgress scheduler,
-                                   ClusterObserver observer, Sample s) {
-        if (!driver.done() || !faults.done() || scheduler.busy() > 0 || s.count(PodState.PENDING) > 0
+    private static boolean settled(
+            Scenario scenario,
+            WorkloadDriver driver,
+            FaultInjector faults,
+            SchedulingProgress scheduler,
+            ClusterObserver observer,
+            Sample s) {
+        if (!driver.done()
+                || !faults.done()
+                || scheduler.busy() > 0
+                || s.count(PodState.PENDING) > 0
                 || s.count(PodState.ALLOCATING) > 0) {
             return false;
         }
-        boolean lifetimesLeft = observer.pods().stream().anyMatch(p -> PodState.of(p) == PodState.RUNNING
-                && p.getMetadata().getAnnotations().containsKey(LabKeys.LIFETIME_MS));
+        boolean lifetimesLeft = observer.pods().stream()
+                .anyMatch(p -> PodState.of(p) == PodState.RUNNING
+                        && p.getMetadata().getAnnotations().containsKey(LabKeys.LIFETIME_MS));
         return !lifetimesLeft && observer.quietFor().compareTo(scenario.settle()) >= 0;
     }
 
@@ -264,7 +333,10 @@ public final class Lab {
         for (long n : counts.values()) {
             total += n;
         }
-        var b = new StringBuilder(String.format(Locale.ROOT, "API requests: %d (%.1f per pod bound):", total,
+        var b = new StringBuilder(String.format(
+                Locale.ROOT,
+                "API requests: %d (%.1f per pod bound):",
+                total,
                 bound == 0 ? 0.0 : (double) total / bound));
         var sorted = new ArrayList<>(counts.entrySet());
         sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed());
@@ -276,10 +348,13 @@ public final class Lab {
     }
 
     private static String progress(Sample s, WorkloadDriver driver, SchedulingProgress scheduler, int planned) {
-        var b = new StringBuilder(String.format(Locale.ROOT, "[%6.1fs] pods %d/%d", s.at().toMillis() / 1000.0,
-                driver.submittedCount(), planned));
+        var b = new StringBuilder(String.format(
+                Locale.ROOT, "[%6.1fs] pods %d/%d", s.at().toMillis() / 1000.0, driver.submittedCount(), planned));
         for (Map.Entry<PodState, Integer> e : new TreeMap<>(s.pods()).entrySet()) {
-            b.append(" · ").append(e.getKey().label().toLowerCase(Locale.ROOT)).append(' ').append(e.getValue());
+            b.append(" · ")
+                    .append(e.getKey().label().toLowerCase(Locale.ROOT))
+                    .append(' ')
+                    .append(e.getValue());
         }
         b.append(" | bound ").append(scheduler.bound());
         if (!driver.rejected().isEmpty()) {

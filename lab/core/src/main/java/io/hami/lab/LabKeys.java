@@ -11,6 +11,5 @@ public final class LabKeys {
     /** Namespace of the lab's pods. */
     public static final String NAMESPACE = "default";
 
-    private LabKeys() {
-    }
+    private LabKeys() {}
 }

@@ -14,8 +14,7 @@ import org.slf4j.LoggerFactory;
  * shows the run's progress and summary only. For the lab command; tests keep their own logging.
  */
 public final class LabLogging {
-    private LabLogging() {
-    }
+    private LabLogging() {}
 
     /** From now on, INFO and above of every logger go to {@code file} and nowhere else. */
     public static void toFile(Path file) {

@@ -25,17 +25,34 @@ class DefaultScenarioTest {
 
         ScenarioRuns.assertInvariantsHold(run.result());
         for (Vendor v : Vendor.values()) {
-            assertThat(r.devices().stream().filter(d -> d.device().vendor() == v).mapToLong(DeviceRow::peakMemory).sum())
-                    .as("some pod used %s devices", v).isPositive();
+            assertThat(r.devices().stream()
+                            .filter(d -> d.device().vendor() == v)
+                            .mapToLong(DeviceRow::peakMemory)
+                            .sum())
+                    .as("some pod used %s devices", v)
+                    .isPositive();
         }
-        assertThat(r.count(PodState.SUCCEEDED)).as("pods that finished and freed their devices").isPositive();
-        assertThat(r.count(PodState.UNSCHEDULABLE)).as("the pods too big for any node").isEqualTo(2);
+        assertThat(r.count(PodState.SUCCEEDED))
+                .as("pods that finished and freed their devices")
+                .isPositive();
+        assertThat(r.count(PodState.UNSCHEDULABLE))
+                .as("the pods too big for any node")
+                .isEqualTo(2);
         assertThat(r.unschedulable().keySet()).allSatisfy(m -> assertThat(m).startsWith("0/8 nodes are available: "));
         assertThat(r.rejected()).hasSize(1);
-        assertThat(r.invariants().stream().filter(i -> i.name().equals("grants")).findFirst().orElseThrow().checked())
-                .as("containers whose grants were checked").isGreaterThan(50);
-        assertThat(run.console()).contains("cluster ready in", "== default: summary ==", "all invariants hold",
-                "./hami inspect nodes --kubeconfig " + reports.resolve(Lab.KUBECONFIG));
+        assertThat(r.invariants().stream()
+                        .filter(i -> i.name().equals("grants"))
+                        .findFirst()
+                        .orElseThrow()
+                        .checked())
+                .as("containers whose grants were checked")
+                .isGreaterThan(50);
+        assertThat(run.console())
+                .contains(
+                        "cluster ready in",
+                        "== default: summary ==",
+                        "all invariants hold",
+                        "./hami inspect nodes --kubeconfig " + reports.resolve(Lab.KUBECONFIG));
         String server = run.console().replaceAll("(?s).*cluster ready in [^:]*: API server (\\S+),.*", "$1");
         assertThat(Files.readString(reports.resolve(Lab.KUBECONFIG))).contains("server: " + server);
         assertThat(Files.readString(run.result().html())).contains("<svg", "Pods over time", "Allocation per node");

@@ -26,16 +26,20 @@ class FaultsScenarioTest {
 
         ScenarioRuns.assertInvariantsHold(run.result());
         assertThat(r.faults()).noneMatch(FaultEvent::failed);
-        assertThat(r.faults()).extracting(FaultEvent::what).anySatisfy(w -> assertThat(w).contains("plugin nvidia started again"))
+        assertThat(r.faults())
+                .extracting(FaultEvent::what)
+                .anySatisfy(w -> assertThat(w).contains("plugin nvidia started again"))
                 .anySatisfy(w -> assertThat(w).contains("kubelet started again"))
                 .anySatisfy(w -> assertThat(w).contains("healthy again"))
                 .anySatisfy(w -> assertThat(w).startsWith("stopped the leading scheduler"))
                 .anySatisfy(w -> assertThat(w).startsWith("pod self-grant-8s ended Failed"))
                 .anySatisfy(w -> assertThat(w).contains("a100-1: the kubelet rejected pod"))
-                .anySatisfy(w -> assertThat(w).containsPattern("a100-1: lock of rejected pod \\S+ gone \\d+ ms after the rejection"));
+                .anySatisfy(w -> assertThat(w)
+                        .containsPattern("a100-1: lock of rejected pod \\S+ gone \\d+ ms after the rejection"));
         assertThat(r.invariants()).extracting(Invariant::name).contains("trust");
         assertThat(r.apiErrors()).as("API writes failed on purpose").isPositive();
-        assertThat(r.count(PodState.PENDING) + r.count(PodState.ALLOCATING) + r.count(PodState.UNSCHEDULABLE)).isZero();
+        assertThat(r.count(PodState.PENDING) + r.count(PodState.ALLOCATING) + r.count(PodState.UNSCHEDULABLE))
+                .isZero();
         assertThat(r.count(PodState.SUCCEEDED)).isGreaterThan(r.planned() / 2);
     }
 }

@@ -26,24 +26,39 @@ class KubernetesControlPlaneScenarioTest {
     private static final String CONTROL_PLANE = "kube-apiserver + kube-scheduler v1.";
 
     @Test
-    void aTenthOfTheDefaultWorkloadKeepsEveryInvariantOnKubeApiserverAndKubeScheduler(@TempDir Path reports) throws Exception {
+    void aTenthOfTheDefaultWorkloadKeepsEveryInvariantOnKubeApiserverAndKubeScheduler(@TempDir Path reports)
+            throws Exception {
         var run = ScenarioRuns.run(ScenarioLoader.resolve("default").scaled(0.1), reports, ControlPlaneKind.KUBERNETES);
         RunReport r = run.result().report();
 
         ScenarioRuns.assertInvariantsHold(run.result());
         assertThat(r.controlPlane()).startsWith(CONTROL_PLANE);
-        assertThat(run.console()).contains("control plane: " + CONTROL_PLANE, "all invariants hold", "control plane logs: ");
-        assertThat(Files.readString(run.result().html())).contains("control plane: " + CONTROL_PLANE, "inside the extender");
-        assertThat(r.notCreated()).as("pods the API server did not take, or took past the webhook").isEmpty();
-        assertThat(r.rejected()).as("the webhook's denial, returned by the API server").hasSize(1)
-                .allSatisfy((pod, message) -> assertThat(message).startsWith("pod sets annotation hami.io/vgpu-devices-allocated"));
-        assertThat(r.count(PodState.SUCCEEDED)).as("pods kube-scheduler bound that finished").isPositive();
-        assertThat(r.unschedulable()).as("kube-scheduler's own message").isNotEmpty()
+        assertThat(run.console())
+                .contains("control plane: " + CONTROL_PLANE, "all invariants hold", "control plane logs: ");
+        assertThat(Files.readString(run.result().html()))
+                .contains("control plane: " + CONTROL_PLANE, "inside the extender");
+        assertThat(r.notCreated())
+                .as("pods the API server did not take, or took past the webhook")
+                .isEmpty();
+        assertThat(r.rejected())
+                .as("the webhook's denial, returned by the API server")
+                .hasSize(1)
+                .allSatisfy((pod, message) ->
+                        assertThat(message).startsWith("pod sets annotation hami.io/vgpu-devices-allocated"));
+        assertThat(r.count(PodState.SUCCEEDED))
+                .as("pods kube-scheduler bound that finished")
+                .isPositive();
+        assertThat(r.unschedulable())
+                .as("kube-scheduler's own message")
+                .isNotEmpty()
                 .allSatisfy((message, n) -> assertThat(message).startsWith("0/8 nodes are available: "));
         assertThat(r.latencies()).containsKeys(Latencies.FILTER, Latencies.BIND, Latencies.ALLOCATE);
         assertThat(r.podsPerSecond()).isPositive();
         try (Stream<Path> dirs = Files.list(reports)) {
-            Path logs = dirs.filter(d -> d.getFileName().toString().endsWith("-control-plane")).findFirst().orElseThrow().resolve("logs");
+            Path logs = dirs.filter(d -> d.getFileName().toString().endsWith("-control-plane"))
+                    .findFirst()
+                    .orElseThrow()
+                    .resolve("logs");
             assertThat(logs.resolve("kube-apiserver.log")).isNotEmptyFile();
             assertThat(logs.resolve("kube-scheduler-1.log")).isNotEmptyFile();
         }
@@ -54,9 +69,12 @@ class KubernetesControlPlaneScenarioTest {
         var faults = ScenarioLoader.resolve("faults");
 
         assertThat(Lab.unsupported(faults, ControlPlaneKind.EMBEDDED)).isEmpty();
-        assertThat(Lab.unsupported(faults, ControlPlaneKind.KUBERNETES)).anySatisfy(p -> assertThat(p)
-                .startsWith("fault api-write-errors at 18s needs the embedded API server").contains("--control-plane kubernetes"));
+        assertThat(Lab.unsupported(faults, ControlPlaneKind.KUBERNETES))
+                .anySatisfy(p -> assertThat(p)
+                        .startsWith("fault api-write-errors at 18s needs the embedded API server")
+                        .contains("--control-plane kubernetes"));
         assertThatThrownBy(() -> ScenarioRuns.run(faults, reports, ControlPlaneKind.KUBERNETES))
-                .isInstanceOf(ScenarioException.class).hasMessageContaining("api-write-errors");
+                .isInstanceOf(ScenarioException.class)
+                .hasMessageContaining("api-write-errors");
     }
 }

@@ -15,11 +15,9 @@ import java.util.stream.Stream;
 
 /** Runs a scenario for a test: nodes under a short temporary folder (Unix socket paths are limited), console captured. */
 final class ScenarioRuns {
-    private ScenarioRuns() {
-    }
+    private ScenarioRuns() {}
 
-    record Run(Lab.Result result, String console) {
-    }
+    record Run(Lab.Result result, String console) {}
 
     static Run run(Scenario scenario, Path reports) throws Exception {
         return run(scenario, reports, ControlPlaneKind.EMBEDDED);
@@ -43,7 +41,9 @@ final class ScenarioRuns {
 
     static void assertInvariantsHold(Lab.Result result) {
         for (Invariant i : result.report().invariants()) {
-            assertThat(i.violations()).as("invariant " + i.name() + ": " + i.statement()).isEmpty();
+            assertThat(i.violations())
+                    .as("invariant " + i.name() + ": " + i.statement())
+                    .isEmpty();
         }
     }
 }

@@ -152,7 +152,8 @@ public final class Cndev implements AutoCloseable {
             MemorySegment ids = cndevSMluProfileIdInfo_t.allocate(arena);
             cndevSMluProfileIdInfo_t.version(ids, VERSION);
             check(cndev.cndevGetSMluProfileIdInfo(ids, handle), "cndevGetSMluProfileIdInfo");
-            int count = Math.min(cndevSMluProfileIdInfo_t.count(ids), (int) cndevSMluProfileIdInfo_t.profileId$layout().elementCount());
+            int count = Math.min(cndevSMluProfileIdInfo_t.count(ids), (int)
+                    cndevSMluProfileIdInfo_t.profileId$layout().elementCount());
             List<CndevSmluProfile> profiles = new ArrayList<>(count);
             MemorySegment info = cndevSMluProfileInfo_t.allocate(arena);
             for (int i = 0; i < count; i++) {
@@ -181,7 +182,9 @@ public final class Cndev implements AutoCloseable {
     public int createSmluInstance(int index, int profileId, String name) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment handle = arena.allocate(ValueLayout.JAVA_INT);
-            check(cndev.cndevCreateSMluInstanceByProfileId(handle, profileId, handle(arena, index), arena.allocateFrom(name)),
+            check(
+                    cndev.cndevCreateSMluInstanceByProfileId(
+                            handle, profileId, handle(arena, index), arena.allocateFrom(name)),
                     "cndevCreateSMluInstanceByProfileId");
             return handle.get(ValueLayout.JAVA_INT, 0);
         }
@@ -256,7 +259,10 @@ public final class Cndev implements AutoCloseable {
     private void check(int rc, String function) {
         if (rc != cndev_h.CNDEV_SUCCESS()) {
             throw new VendorStatusException(
-                    VENDOR, function, rc, NativeStrings.decodePointer(cndev.cndevGetErrorString(rc), "unknown error " + rc));
+                    VENDOR,
+                    function,
+                    rc,
+                    NativeStrings.decodePointer(cndev.cndevGetErrorString(rc), "unknown error " + rc));
         }
     }
 }

@@ -5,7 +5,8 @@ public record VirtualDeviceSpec(int computeUnits, int memoryMiB) {
 
     public VirtualDeviceSpec {
         if (computeUnits <= 0 || memoryMiB <= 0) {
-            throw new IllegalArgumentException("compute units and memory must be positive: " + computeUnits + ", " + memoryMiB);
+            throw new IllegalArgumentException(
+                    "compute units and memory must be positive: " + computeUnits + ", " + memoryMiB);
         }
     }
 }

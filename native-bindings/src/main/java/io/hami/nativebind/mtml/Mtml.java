@@ -68,7 +68,8 @@ public final class Mtml implements AutoCloseable {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             check(mtml.mtmlLibraryInitSystem(library, out), "mtmlLibraryInitSystem");
             MemorySegment buffer = arena.allocate(mtml_h.MTML_DRIVER_VERSION_BUFFER_SIZE());
-            check(mtml.mtmlSystemGetDriverVersion(out.get(ValueLayout.ADDRESS, 0), buffer, (int) buffer.byteSize()),
+            check(
+                    mtml.mtmlSystemGetDriverVersion(out.get(ValueLayout.ADDRESS, 0), buffer, (int) buffer.byteSize()),
                     "mtmlSystemGetDriverVersion");
             return NativeStrings.decode(buffer);
         }
@@ -130,7 +131,8 @@ public final class Mtml implements AutoCloseable {
     public boolean healthy(int index) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pending = arena.allocate(ValueLayout.JAVA_INT);
-            check(mtml.mtmlMemoryGetRetiredPagesPendingStatus(memory(arena, device(arena, index)), pending),
+            check(
+                    mtml.mtmlMemoryGetRetiredPagesPendingStatus(memory(arena, device(arena, index)), pending),
                     "mtmlMemoryGetRetiredPagesPendingStatus");
             return pending.get(ValueLayout.JAVA_INT, 0) == mtml_h.MTML_RETIRED_PAGES_PENDING_STATE_FALSE();
         }

@@ -98,7 +98,8 @@ public final class Nvml implements AutoCloseable {
             MemorySegment ints = arena.allocate(ValueLayout.JAVA_INT, 2);
             check(nvml.nvmlDeviceGetMinorNumber(device, ints), "nvmlDeviceGetMinorNumber");
             int minor = ints.get(ValueLayout.JAVA_INT, 0);
-            check(nvml.nvmlDeviceGetCudaComputeCapability(device, ints, ints.asSlice(4)),
+            check(
+                    nvml.nvmlDeviceGetCudaComputeCapability(device, ints, ints.asSlice(4)),
                     "nvmlDeviceGetCudaComputeCapability");
             return new NvmlDevice(
                     index,

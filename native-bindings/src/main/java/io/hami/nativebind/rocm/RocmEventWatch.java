@@ -32,7 +32,8 @@ public final class RocmEventWatch implements AutoCloseable {
             MemorySegment data = rsmi_evt_notification_data_t.allocateArray(BATCH, arena);
             MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
             count.set(ValueLayout.JAVA_INT, 0, BATCH);
-            int rc = raw.rsmi_event_notification_get((int) Math.min(timeout.toMillis(), Integer.MAX_VALUE), count, data);
+            int rc =
+                    raw.rsmi_event_notification_get((int) Math.min(timeout.toMillis(), Integer.MAX_VALUE), count, data);
             if (rc == rocm_smi_h.RSMI_STATUS_NO_DATA()) {
                 return List.of();
             }

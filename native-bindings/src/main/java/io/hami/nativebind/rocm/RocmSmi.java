@@ -50,7 +50,8 @@ public final class RocmSmi implements AutoCloseable {
     public String driverVersion() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(256);
-            check(smi.rsmi_version_str_get(rocm_smi_h.RSMI_SW_COMP_DRIVER(), buffer, (int) buffer.byteSize()),
+            check(
+                    smi.rsmi_version_str_get(rocm_smi_h.RSMI_SW_COMP_DRIVER(), buffer, (int) buffer.byteSize()),
                     "rsmi_version_str_get");
             return NativeStrings.decode(buffer);
         }

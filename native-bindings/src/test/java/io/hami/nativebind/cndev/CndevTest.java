@@ -48,11 +48,28 @@ class CndevTest {
     @Test
     void listsConfiguredDevicesWithEveryField() {
         assertThat(cndev.driverVersion()).isEqualTo("5.10.22");
-        assertThat(cndev.devices()).containsExactly(
-                new CndevDevice(0, 0, "4b7f3c2a-1d5e-4f60-8a9b-000000000000", "MLU370-X8", 24576, 512,
-                        new CndevPciInfo(0, 0x3b, 0, 0, 0xcabc, 880, 0), 0, 0),
-                new CndevDevice(1, 1, "4b7f3c2a-1d5e-4f60-8a9b-0000000000011", "MLU590", 81920, 0,
-                        new CndevPciInfo(2, 0xaf, 1, 2, 0xcabc, 1424, 0), 1, 5));
+        assertThat(cndev.devices())
+                .containsExactly(
+                        new CndevDevice(
+                                0,
+                                0,
+                                "4b7f3c2a-1d5e-4f60-8a9b-000000000000",
+                                "MLU370-X8",
+                                24576,
+                                512,
+                                new CndevPciInfo(0, 0x3b, 0, 0, 0xcabc, 880, 0),
+                                0,
+                                0),
+                        new CndevDevice(
+                                1,
+                                1,
+                                "4b7f3c2a-1d5e-4f60-8a9b-0000000000011",
+                                "MLU590",
+                                81920,
+                                0,
+                                new CndevPciInfo(2, 0xaf, 1, 2, 0xcabc, 1424, 0),
+                                1,
+                                5));
         assertThat(cndev.device(1).pci().busId()).isEqualTo("0002:af:01.2");
     }
 
@@ -61,13 +78,12 @@ class CndevTest {
         for (int code = 1; code <= 19; code++) {
             mock.control("{\"failures\": [{\"function\": \"cndevGetMemoryUsageV2\", \"code\": " + code + "}]}");
             int expected = code;
-            assertThatThrownBy(() -> cndev.device(0))
-                    .isInstanceOfSatisfying(VendorStatusException.class, e -> {
-                        assertThat(e.code()).isEqualTo(expected);
-                        assertThat(e.function()).isEqualTo("cndevGetMemoryUsageV2");
-                        assertThat(e.vendorMessage()).isNotBlank();
-                        assertThat(e.getMessage()).startsWith("CNDev cndevGetMemoryUsageV2 failed with " + expected + ": ");
-                    });
+            assertThatThrownBy(() -> cndev.device(0)).isInstanceOfSatisfying(VendorStatusException.class, e -> {
+                assertThat(e.code()).isEqualTo(expected);
+                assertThat(e.function()).isEqualTo("cndevGetMemoryUsageV2");
+                assertThat(e.vendorMessage()).isNotBlank();
+                assertThat(e.getMessage()).startsWith("CNDev cndevGetMemoryUsageV2 failed with " + expected + ": ");
+            });
         }
         mock.control("{\"failures\": [{\"function\": \"cndevGetDeviceCount\", \"code\": 18}]}");
         assertThatThrownBy(cndev::deviceCount).hasMessageEndingWith("Device in problem");
@@ -91,15 +107,15 @@ class CndevTest {
     void initFailsAndLostDevicesAnswerInProblem() {
         mock.control("{\"lost\": [0]}");
         assertThatThrownBy(() -> cndev.device(0))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> assertThat(e.code()).isEqualTo(18));
+                .isInstanceOfSatisfying(
+                        VendorStatusException.class, e -> assertThat(e.code()).isEqualTo(18));
         assertThat(cndev.device(1).name()).isEqualTo("MLU590");
         cndev.close();
         mock.control("{\"initError\": 1}");
-        assertThatThrownBy(() -> Cndev.open(mock.path(LIB)))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> {
-                    assertThat(e.code()).isEqualTo(1);
-                    assertThat(e.vendorMessage()).isEqualTo("No driver");
-                });
+        assertThatThrownBy(() -> Cndev.open(mock.path(LIB))).isInstanceOfSatisfying(VendorStatusException.class, e -> {
+            assertThat(e.code()).isEqualTo(1);
+            assertThat(e.vendorMessage()).isEqualTo("No driver");
+        });
         mock.control("{}");
         cndev = Cndev.open(mock.path(LIB));
     }
@@ -118,7 +134,9 @@ class CndevTest {
         int first = cndev.createSmluInstance(0, profile, "pod-a");
         int second = cndev.createSmluInstance(0, profile, "");
         assertThatThrownBy(() -> cndev.createSmluInstance(0, profile, "pod-c"))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> assertThat(e.vendorMessage()).isEqualTo("Insufficient space"));
+                .isInstanceOfSatisfying(
+                        VendorStatusException.class,
+                        e -> assertThat(e.vendorMessage()).isEqualTo("Insufficient space"));
         assertThat(cndev.smluInstance(first)).satisfies(i -> {
             assertThat(i.profileId()).isEqualTo(profile);
             assertThat(i.instanceName()).isEqualTo("pod-a");
@@ -136,7 +154,9 @@ class CndevTest {
         assertThat(card.get("instances")).hasSize(2);
 
         assertThatThrownBy(() -> cndev.destroySmluProfile(0, profile))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> assertThat(e.vendorMessage()).isEqualTo("Resource in use"));
+                .isInstanceOfSatisfying(
+                        VendorStatusException.class,
+                        e -> assertThat(e.vendorMessage()).isEqualTo("Resource in use"));
         cndev.destroySmluInstance(first);
         cndev.destroySmluInstance(second);
         cndev.destroySmluProfile(0, profile);
@@ -152,9 +172,15 @@ class CndevTest {
         for (int i = 0; i < 10; i++) {
             cndev.createSmluInstance(1, profile, "i" + i);
         }
-        assertThat(cndev.smluInstances(1)).extracting(CndevSmluInstance::instanceName)
+        assertThat(cndev.smluInstances(1))
+                .extracting(CndevSmluInstance::instanceName)
                 .containsExactlyInAnyOrder("i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9");
-        assertThat(mock.state(STATE).get("devices").get(1).get("allocatedMluQuota").asInt()).isEqualTo(100);
+        assertThat(mock.state(STATE)
+                        .get("devices")
+                        .get(1)
+                        .get("allocatedMluQuota")
+                        .asInt())
+                .isEqualTo(100);
     }
 
     @Test

@@ -45,18 +45,24 @@ class HydmiTest {
 
     @Test
     void createsAndDestroysVirtualDevicesAndTheMockAccountsForThem() {
-        List<VirtualDevice> created = dmi.createVirtualDevices(0, List.of(new VirtualDeviceSpec(30, 8192), new VirtualDeviceSpec(60, 16384)));
-        assertThat(created).containsExactly(
-                new VirtualDevice(0, 0, "vdev0", 30, 8192L << 20),
-                new VirtualDevice(1, 0, "vdev1", 60, 16384L << 20));
+        List<VirtualDevice> created =
+                dmi.createVirtualDevices(0, List.of(new VirtualDeviceSpec(30, 8192), new VirtualDeviceSpec(60, 16384)));
+        assertThat(created)
+                .containsExactly(
+                        new VirtualDevice(0, 0, "vdev0", 30, 8192L << 20),
+                        new VirtualDevice(1, 0, "vdev1", 60, 16384L << 20));
         List<VirtualDevice> other = dmi.createVirtualDevices(1, List.of(new VirtualDeviceSpec(60, 1024)));
-        assertThat(other).singleElement().satisfies(v -> assertThat(v.deviceIndex()).isEqualTo(1));
+        assertThat(other)
+                .singleElement()
+                .satisfies(v -> assertThat(v.deviceIndex()).isEqualTo(1));
         assertThat(dmi.remaining(0)).isEqualTo(new DmiRemaining(30, 40960L << 20));
         assertThat(dmi.device(0).usedMemoryBytes()).isEqualTo(24576L << 20);
 
         JsonNode state = mock.state(STATE);
-        assertThat(state.get("devices").get(0).get("allocatedComputeUnits").asInt()).isEqualTo(90);
-        assertThat(state.get("devices").get(0).get("allocatedMemoryMiB").asLong()).isEqualTo(24576);
+        assertThat(state.get("devices").get(0).get("allocatedComputeUnits").asInt())
+                .isEqualTo(90);
+        assertThat(state.get("devices").get(0).get("allocatedMemoryMiB").asLong())
+                .isEqualTo(24576);
         assertThat(state.get("virtualDevices")).hasSize(3);
 
         assertThatThrownBy(() -> dmi.createVirtualDevices(0, List.of(new VirtualDeviceSpec(31, 1))))
@@ -66,7 +72,9 @@ class HydmiTest {
                 });
 
         dmi.destroyVirtualDevice(created.getFirst().id());
-        assertThat(dmi.virtualDevices()).extracting(VirtualDevice::id).containsExactly(1, other.getFirst().id());
+        assertThat(dmi.virtualDevices())
+                .extracting(VirtualDevice::id)
+                .containsExactly(1, other.getFirst().id());
         dmi.destroyVirtualDevices(0);
         assertThatThrownBy(() -> dmi.destroyVirtualDevices(0)).hasMessageContaining("Virtual device does not exist");
         assertThat(mock.state(STATE).get("virtualDevices")).hasSize(1);
@@ -77,14 +85,14 @@ class HydmiTest {
         for (int code = 1; code <= 32; code++) {
             mock.control("{\"failures\": [{\"function\": \"dmiGetDeviceInfo\", \"code\": " + code + "}]}");
             int expected = code;
-            assertThatThrownBy(() -> dmi.device(0))
-                    .isInstanceOfSatisfying(VendorStatusException.class, e -> {
-                        assertThat(e.code()).isEqualTo(expected);
-                        assertThat(e.vendorMessage()).isNotBlank().isNotEqualTo("Success");
-                    });
+            assertThatThrownBy(() -> dmi.device(0)).isInstanceOfSatisfying(VendorStatusException.class, e -> {
+                assertThat(e.code()).isEqualTo(expected);
+                assertThat(e.vendorMessage()).isNotBlank().isNotEqualTo("Success");
+            });
         }
         mock.control("{\"lost\": [1]}");
-        assertThatThrownBy(() -> dmi.device(1)).hasMessage("hydmi dmiGetDeviceInfo failed with 5: System node does not exist");
+        assertThatThrownBy(() -> dmi.device(1))
+                .hasMessage("hydmi dmiGetDeviceInfo failed with 5: System node does not exist");
     }
 
     @Test

@@ -45,26 +45,42 @@ class MtmlTest {
     @Test
     void listsConfiguredDevicesWithEveryField() {
         assertThat(mtml.driverVersion()).isEqualTo("2.7.0");
-        assertThat(mtml.devices()).containsExactly(
-                new MtmlDevice(0, "5d2c7e10-93ab-4c4e-b1f2-000000000000", "MTT S4000", 49152L << 20, 2048L << 20,
-                        new MtmlPci("00000000:1A:00.0", 0, 0x1a, 0, 50470613, 0), "/dev/mtgpu.0", 0),
-                new MtmlDevice(1, "5d2c7e10-93ab-4c4e-b1f2-000000000001", "MTT S80", 16384L << 20, 0,
-                        new MtmlPci("00000000:9C:00.0", 0, 0x9c, 0, 0x03011ED5, 7), "/dev/mtgpu.4", 3));
+        assertThat(mtml.devices())
+                .containsExactly(
+                        new MtmlDevice(
+                                0,
+                                "5d2c7e10-93ab-4c4e-b1f2-000000000000",
+                                "MTT S4000",
+                                49152L << 20,
+                                2048L << 20,
+                                new MtmlPci("00000000:1A:00.0", 0, 0x1a, 0, 50470613, 0),
+                                "/dev/mtgpu.0",
+                                0),
+                        new MtmlDevice(
+                                1,
+                                "5d2c7e10-93ab-4c4e-b1f2-000000000001",
+                                "MTT S80",
+                                16384L << 20,
+                                0,
+                                new MtmlPci("00000000:9C:00.0", 0, 0x9c, 0, 0x03011ED5, 7),
+                                "/dev/mtgpu.4",
+                                3));
     }
 
     @Test
     void mapsEveryInjectedErrorToAnExceptionWithMtmlText() {
-        for (int code : IntStream.concat(IntStream.rangeClosed(1, 12), IntStream.of(999)).toArray()) {
+        for (int code : IntStream.concat(IntStream.rangeClosed(1, 12), IntStream.of(999))
+                .toArray()) {
             mock.control("{\"failures\": [{\"function\": \"mtmlMemoryGetTotal\", \"code\": " + code + "}]}");
-            assertThatThrownBy(() -> mtml.device(1))
-                    .isInstanceOfSatisfying(VendorStatusException.class, e -> {
-                        assertThat(e.code()).isEqualTo(code);
-                        assertThat(e.function()).isEqualTo("mtmlMemoryGetTotal");
-                        assertThat(e.vendorMessage()).isNotBlank().isNotEqualTo("Success");
-                    });
+            assertThatThrownBy(() -> mtml.device(1)).isInstanceOfSatisfying(VendorStatusException.class, e -> {
+                assertThat(e.code()).isEqualTo(code);
+                assertThat(e.function()).isEqualTo("mtmlMemoryGetTotal");
+                assertThat(e.vendorMessage()).isNotBlank().isNotEqualTo("Success");
+            });
         }
         mock.control("{\"failures\": [{\"function\": \"mtmlLibraryCountDevice\", \"code\": 12}]}");
-        assertThatThrownBy(mtml::deviceCount).hasMessage("MTML mtmlLibraryCountDevice failed with 12: Resource is busy");
+        assertThatThrownBy(mtml::deviceCount)
+                .hasMessage("MTML mtmlLibraryCountDevice failed with 12: Resource is busy");
     }
 
     @Test
@@ -79,12 +95,16 @@ class MtmlTest {
     void initFailsAndLostDevicesAnswerDriverFailure() {
         mock.control("{\"lost\": [1]}");
         assertThatThrownBy(() -> mtml.device(1))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> assertThat(e.vendorMessage()).isEqualTo("Driver failure"));
+                .isInstanceOfSatisfying(
+                        VendorStatusException.class,
+                        e -> assertThat(e.vendorMessage()).isEqualTo("Driver failure"));
         assertThat(mtml.device(0).name()).isEqualTo("MTT S4000");
         mtml.close();
         mock.control("{\"initError\": 1}");
         assertThatThrownBy(() -> Mtml.open(mock.path(LIB)))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> assertThat(e.vendorMessage()).isEqualTo("Driver not loaded"));
+                .isInstanceOfSatisfying(
+                        VendorStatusException.class,
+                        e -> assertThat(e.vendorMessage()).isEqualTo("Driver not loaded"));
         mock.control("{}");
         mtml = Mtml.open(mock.path(LIB));
     }

@@ -22,16 +22,17 @@ class DevicesFromEnvironmentTest {
 
     @Test
     void theEnvironmentVariableNamesTheDeviceFile(@TempDir Path dir) throws Exception {
-        MockLibrary mock = MockLibrary.install(dir.resolve("lib"), "nvidia", "{\"devices\": [{\"uuid\": \"GPU-next-to-the-library\"}]}",
-                NvmlTest.LIB);
-        Path devices = Files.writeString(dir.resolve("elsewhere.json"),
-                "{\"devices\": [{\"uuid\": \"GPU-env-a\"}, {\"uuid\": \"GPU-env-b\"}]}");
+        MockLibrary mock = MockLibrary.install(
+                dir.resolve("lib"), "nvidia", "{\"devices\": [{\"uuid\": \"GPU-next-to-the-library\"}]}", NvmlTest.LIB);
+        Path devices = Files.writeString(
+                dir.resolve("elsewhere.json"), "{\"devices\": [{\"uuid\": \"GPU-env-a\"}, {\"uuid\": \"GPU-env-b\"}]}");
         ProcessBuilder java = new ProcessBuilder(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"),
-                DevicesFromEnvironmentTest.class.getName(),
-                mock.path(NvmlTest.LIB).toString()))
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        DevicesFromEnvironmentTest.class.getName(),
+                        mock.path(NvmlTest.LIB).toString()))
                 .redirectErrorStream(true);
         java.environment().put("HAMI_MOCK_DEVICES", devices.toString());
         Process process = java.start();

@@ -56,15 +56,28 @@ class NvmlTest {
     void listsConfiguredDevicesWithEveryField() {
         assertThat(nvml.driverVersion()).isEqualTo("550.54.15");
         assertThat(nvml.cudaDriverVersion()).isEqualTo(12040);
-        assertThat(nvml.devices()).containsExactly(
-                new NvmlDevice(0, "GPU-00000000-0000-0000-0000-000000000000", "NVIDIA A100-SXM4-40GB",
-                        new NvmlMemory(40960L << 20, 0, 39936L << 20, 1024L << 20),
-                        new NvmlPciInfo("00000000:07:00.0", 0, 7, 0, 0x20B010DE, 0x13AE10DE),
-                        3, 1, 8, 0),
-                new NvmlDevice(1, "GPU-11111111-1111-1111-1111-111111111111", "NVIDIA H100 80GB HBM3",
-                        new NvmlMemory(81559L << 20, 0, 81559L << 20, 0),
-                        new NvmlPciInfo("00000001:8A:00.0", 1, 0x8A, 0, 0x20B010DE, 0),
-                        7, -1, 9, 0));
+        assertThat(nvml.devices())
+                .containsExactly(
+                        new NvmlDevice(
+                                0,
+                                "GPU-00000000-0000-0000-0000-000000000000",
+                                "NVIDIA A100-SXM4-40GB",
+                                new NvmlMemory(40960L << 20, 0, 39936L << 20, 1024L << 20),
+                                new NvmlPciInfo("00000000:07:00.0", 0, 7, 0, 0x20B010DE, 0x13AE10DE),
+                                3,
+                                1,
+                                8,
+                                0),
+                        new NvmlDevice(
+                                1,
+                                "GPU-11111111-1111-1111-1111-111111111111",
+                                "NVIDIA H100 80GB HBM3",
+                                new NvmlMemory(81559L << 20, 0, 81559L << 20, 0),
+                                new NvmlPciInfo("00000001:8A:00.0", 1, 0x8A, 0, 0x20B010DE, 0),
+                                7,
+                                -1,
+                                9,
+                                0));
     }
 
     @Test
@@ -84,24 +97,25 @@ class NvmlTest {
     @Test
     void mapsEveryInjectedErrorToAnExceptionWithNvmlText() {
         var raw = new nvml_h(NativeLibrary.open("NVML", mock.path(LIB)));
-        int[] codes = IntStream.concat(IntStream.rangeClosed(1, 30), IntStream.of(999)).toArray();
+        int[] codes = IntStream.concat(IntStream.rangeClosed(1, 30), IntStream.of(999))
+                .toArray();
         for (int code : codes) {
             mock.control("{\"failures\": [{\"function\": \"nvmlDeviceGetUUID\", \"code\": " + code + "}]}");
             String text = NativeStrings.decodePointer(raw.nvmlErrorString(code), "");
-            assertThatThrownBy(() -> nvml.device(0))
-                    .isInstanceOfSatisfying(VendorStatusException.class, e -> {
-                        assertThat(e.code()).isEqualTo(code);
-                        assertThat(e.function()).isEqualTo("nvmlDeviceGetUUID");
-                        assertThat(e.vendorMessage()).isEqualTo(text).isNotBlank();
-                        assertThat(e.getMessage()).contains("NVML", text);
-                    });
+            assertThatThrownBy(() -> nvml.device(0)).isInstanceOfSatisfying(VendorStatusException.class, e -> {
+                assertThat(e.code()).isEqualTo(code);
+                assertThat(e.function()).isEqualTo("nvmlDeviceGetUUID");
+                assertThat(e.vendorMessage()).isEqualTo(text).isNotBlank();
+                assertThat(e.getMessage()).contains("NVML", text);
+            });
         }
         assertThat(NativeStrings.decodePointer(raw.nvmlErrorString(15), "")).isEqualTo("GPU is lost");
     }
 
     @Test
     void failsAGivenCallAfterNCalls() {
-        mock.control("{\"failures\": [{\"function\": \"nvmlDeviceGetCount_v2\", \"code\": 17, \"after\": 2, \"count\": 1}]}");
+        mock.control(
+                "{\"failures\": [{\"function\": \"nvmlDeviceGetCount_v2\", \"code\": 17, \"after\": 2, \"count\": 1}]}");
         assertThat(nvml.deviceCount()).isEqualTo(2);
         assertThat(nvml.deviceCount()).isEqualTo(2);
         assertThatThrownBy(nvml::deviceCount)
@@ -114,11 +128,10 @@ class NvmlTest {
     void initFailsWithTheInjectedCode() {
         nvml.close();
         mock.control("{\"initError\": 9}");
-        assertThatThrownBy(() -> Nvml.open(mock.path(LIB)))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> {
-                    assertThat(e.code()).isEqualTo(9);
-                    assertThat(e.vendorMessage()).isEqualTo("Driver Not Loaded");
-                });
+        assertThatThrownBy(() -> Nvml.open(mock.path(LIB))).isInstanceOfSatisfying(VendorStatusException.class, e -> {
+            assertThat(e.code()).isEqualTo(9);
+            assertThat(e.vendorMessage()).isEqualTo("Driver Not Loaded");
+        });
         mock.control("{}");
         nvml = Nvml.open(mock.path(LIB));
         assertThat(nvml.deviceCount()).isEqualTo(2);
@@ -130,7 +143,8 @@ class NvmlTest {
             mock.control("{\"lost\": [1]}");
             assertThat(nvml.device(0).uuid()).startsWith("GPU-0000");
             assertThatThrownBy(() -> nvml.device(1))
-                    .isInstanceOfSatisfying(VendorStatusException.class,
+                    .isInstanceOfSatisfying(
+                            VendorStatusException.class,
                             e -> assertThat(e.code()).isEqualTo(Nvml.ERROR_GPU_IS_LOST));
             assertThatThrownBy(() -> events.await(Duration.ofSeconds(2)))
                     .isInstanceOfSatisfying(VendorStatusException.class, e -> {
@@ -148,8 +162,14 @@ class NvmlTest {
 
             mock.control("{\"events\": [{\"device\": 1, \"xid\": 79}]}");
             NvmlEvent xid = events.await(Duration.ofSeconds(5)).orElseThrow();
-            assertThat(xid).isEqualTo(new NvmlEvent(1, "GPU-11111111-1111-1111-1111-111111111111",
-                    Nvml.EVENT_XID_CRITICAL_ERROR, 79, 0xFFFFFFFF, 0xFFFFFFFF));
+            assertThat(xid)
+                    .isEqualTo(new NvmlEvent(
+                            1,
+                            "GPU-11111111-1111-1111-1111-111111111111",
+                            Nvml.EVENT_XID_CRITICAL_ERROR,
+                            79,
+                            0xFFFFFFFF,
+                            0xFFFFFFFF));
             assertThat(xid.isXid()).isTrue();
 
             // a device turning unhealthy raises one critical XID (48, double-bit ECC)
@@ -171,7 +191,10 @@ class NvmlTest {
                     .isInstanceOfSatisfying(SymbolNotFoundException.class, e -> {
                         assertThat(e.symbol()).isEqualTo("nvmlDeviceGetMemoryInfo_v2");
                         assertThat(e.getMessage())
-                                .contains("nvmlDeviceGetMemoryInfo_v2", "NVML library", legacy.path(LIB).toString());
+                                .contains(
+                                        "nvmlDeviceGetMemoryInfo_v2",
+                                        "NVML library",
+                                        legacy.path(LIB).toString());
                     });
         }
     }
@@ -187,14 +210,15 @@ class NvmlTest {
     @Test
     void twoCopiesInTwoFoldersHoldIndependentDevices(@TempDir Path other) {
         MockLibrary second = MockLibrary.install(other, "nvidia", """
-                {"devices": [{"uuid": "GPU-22222222-2222-2222-2222-222222222222", "name": "Tesla T4", "memoryMiB": 15360}]}""",
-                LIB);
+                {"devices": [{"uuid": "GPU-22222222-2222-2222-2222-222222222222", "name": "Tesla T4", "memoryMiB": 15360}]}""", LIB);
         try (Nvml nvml2 = Nvml.open(second.path(LIB))) {
             second.control("{\"lost\": [0]}");
             assertThat(nvml2.deviceCount()).isEqualTo(1);
             assertThatThrownBy(() -> nvml2.device(0)).isInstanceOf(VendorStatusException.class);
-            assertThat(nvml.devices()).extracting(NvmlDevice::uuid)
-                    .containsExactly("GPU-00000000-0000-0000-0000-000000000000", "GPU-11111111-1111-1111-1111-111111111111");
+            assertThat(nvml.devices())
+                    .extracting(NvmlDevice::uuid)
+                    .containsExactly(
+                            "GPU-00000000-0000-0000-0000-000000000000", "GPU-11111111-1111-1111-1111-111111111111");
         }
     }
 }

@@ -47,24 +47,46 @@ class RocmSmiTest {
     @Test
     void listsConfiguredDevicesWithEveryField() {
         assertThat(smi.driverVersion()).isEqualTo("6.3.15-V1.9.1");
-        assertThat(smi.devices()).containsExactly(
-                new RocmDevice(0, "DCU-6c8a1f4e2b9d0001", "K100_AI", 0x6210, 4660, "0000:43:00.0", 65536L << 20, 100L << 20, 0, 128),
-                new RocmDevice(1, "DCU-6c8a1f4e2b9d0002", "Z100L", 0x55b7, 4661, "0001:C3:1F.7", 32768L << 20, 0, -1, 129));
+        assertThat(smi.devices())
+                .containsExactly(
+                        new RocmDevice(
+                                0,
+                                "DCU-6c8a1f4e2b9d0001",
+                                "K100_AI",
+                                0x6210,
+                                4660,
+                                "0000:43:00.0",
+                                65536L << 20,
+                                100L << 20,
+                                0,
+                                128),
+                        new RocmDevice(
+                                1,
+                                "DCU-6c8a1f4e2b9d0002",
+                                "Z100L",
+                                0x55b7,
+                                4661,
+                                "0001:C3:1F.7",
+                                32768L << 20,
+                                0,
+                                -1,
+                                129));
         assertThat(smi.busyPercent(0)).isEqualTo(37);
     }
 
     @Test
     void mapsEveryInjectedErrorToAnExceptionWithTheStatusString() {
-        for (int code : IntStream.concat(IntStream.rangeClosed(1, 19), IntStream.of(-1)).toArray()) {
+        for (int code :
+                IntStream.concat(IntStream.rangeClosed(1, 19), IntStream.of(-1)).toArray()) {
             mock.control("{\"failures\": [{\"function\": \"rsmi_dev_pci_id_get\", \"code\": " + code + "}]}");
-            assertThatThrownBy(() -> smi.device(0))
-                    .isInstanceOfSatisfying(VendorStatusException.class, e -> {
-                        assertThat(e.code()).isEqualTo(code);
-                        assertThat(e.vendorMessage()).startsWith("RSMI_STATUS_");
-                    });
+            assertThatThrownBy(() -> smi.device(0)).isInstanceOfSatisfying(VendorStatusException.class, e -> {
+                assertThat(e.code()).isEqualTo(code);
+                assertThat(e.vendorMessage()).startsWith("RSMI_STATUS_");
+            });
         }
         mock.control("{\"failures\": [{\"function\": \"rsmi_num_monitor_devices\", \"code\": 16}]}");
-        assertThatThrownBy(smi::deviceCount).hasMessageContaining("RSMI_STATUS_BUSY: A resource or mutex could not be acquired");
+        assertThatThrownBy(smi::deviceCount)
+                .hasMessageContaining("RSMI_STATUS_BUSY: A resource or mutex could not be acquired");
     }
 
     @Test
@@ -85,12 +107,15 @@ class RocmSmiTest {
     void initFailsAndLostDevicesAnswerFileError() {
         mock.control("{\"lost\": [0]}");
         assertThatThrownBy(() -> smi.device(0))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> assertThat(e.code()).isEqualTo(3));
+                .isInstanceOfSatisfying(
+                        VendorStatusException.class, e -> assertThat(e.code()).isEqualTo(3));
         assertThat(smi.device(1).name()).isEqualTo("Z100L");
         smi.close();
         mock.control("{\"initError\": 8}");
         assertThatThrownBy(() -> RocmSmi.open(mock.path(LIB)))
-                .isInstanceOfSatisfying(VendorStatusException.class, e -> assertThat(e.vendorMessage()).startsWith("RSMI_STATUS_INIT_ERROR"));
+                .isInstanceOfSatisfying(
+                        VendorStatusException.class,
+                        e -> assertThat(e.vendorMessage()).startsWith("RSMI_STATUS_INIT_ERROR"));
         mock.control("{}");
         smi = RocmSmi.open(mock.path(LIB));
     }
@@ -111,6 +136,7 @@ class RocmSmiTest {
     void aMissingLibraryIsReportedByName() {
         assertThatThrownBy(() -> RocmSmi.open(dir.resolve("none").resolve(LIB)))
                 .isInstanceOf(LibraryNotFoundException.class)
-                .hasMessageStartingWith("ROCm SMI library " + dir.resolve("none").resolve(LIB) + " not found");
+                .hasMessageStartingWith(
+                        "ROCm SMI library " + dir.resolve("none").resolve(LIB) + " not found");
     }
 }

@@ -34,7 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Allocate of a vendor's count resource (D4): find the pod ({@link PodLocator}), take this vendor's next entry
+ * Allocate of a vendor's count resource (design D4, docs/design.md#d4): find the pod ({@link PodLocator}), take this vendor's next entry
  * for each container request, write the to-allocate value with those entries emptied in one patch guarded by the
  * pod's resourceVersion (so two Allocates can never consume the same entry), let the vendor set the devices up,
  * then finish the pod when no vendor's entries are left. An Allocate that matches no pod fails and writes
@@ -44,6 +44,7 @@ import org.slf4j.LoggerFactory;
 public final class EntryAllocation implements AllocationHandler {
     /** The reason of an Allocate refused because the lock holder cannot be told from a pod without a decision. */
     public static final String ALLOCATION_AMBIGUOUS = "AllocationAmbiguous";
+
     private static final Logger LOG = LoggerFactory.getLogger(EntryAllocation.class);
     /** Consumption attempts when the pod changes between reading and writing it. */
     private static final int ATTEMPTS = 5;
@@ -59,22 +60,31 @@ public final class EntryAllocation implements AllocationHandler {
     private final ReentrantLock serial = new ReentrantLock();
     /** Frees what ended pods still hold before new instances are made, so a busy card is not full of leftovers. */
     private final Runnable freeEnded;
+
     private final PodEvents events;
 
     /**
      * @param resource the kubelet resource this handler serves (the vendor's count resource)
      * @param events   where refusals a user must see are reported
      */
-    public EntryAllocation(KubernetesClient client, NodeLockClient locks, String node, VendorPlugin vendor, String resource,
-                           Map<String, PhysicalDevice> replicaCards, List<String> everyToAllocateKey,
-                           Duration ambiguityWait, Runnable freeEnded, PodEvents events) {
+    public EntryAllocation(
+            KubernetesClient client,
+            NodeLockClient locks,
+            String node,
+            VendorPlugin vendor,
+            String resource,
+            Map<String, PhysicalDevice> replicaCards,
+            List<String> everyToAllocateKey,
+            Duration ambiguityWait,
+            Runnable freeEnded,
+            PodEvents events) {
         this.client = client;
         this.freeEnded = freeEnded;
         this.events = events;
         this.vendor = vendor;
         this.toAllocateKey = vendor.backend().keys().toAllocateKey();
-        this.locator = new PodLocator(client, locks, node, vendor.backend().vendor(), resource, toAllocateKey,
-                ambiguityWait);
+        this.locator =
+                new PodLocator(client, locks, node, vendor.backend().vendor(), resource, toAllocateKey, ambiguityWait);
         this.outcome = new PodOutcome(client, locks, node, everyToAllocateKey);
         this.cardsBySchedulerId = vendor.devices().stream()
                 .collect(Collectors.toUnmodifiableMap(PhysicalDevice::schedulerId, Function.identity()));
@@ -99,7 +109,9 @@ public final class EntryAllocation implements AllocationHandler {
         }
         for (ContainerAllocateRequest c : request.getContainerRequestsList()) {
             if (c.getDevicesIdsCount() == 0) {
-                throw status(Status.INVALID_ARGUMENT, "Allocate of " + vendorName + " with a container request of no device");
+                throw status(
+                        Status.INVALID_ARGUMENT,
+                        "Allocate of " + vendorName + " with a container request of no device");
             }
         }
         serial.lock();
@@ -108,15 +120,18 @@ public final class EntryAllocation implements AllocationHandler {
                 Pod pod = locate();
                 EntryPlan plan;
                 try {
-                    plan = EntryPlan.of(pod, vendorName, toAllocateKey, request.getContainerRequestsList(), cardsBySchedulerId);
+                    plan = EntryPlan.of(
+                            pod, vendorName, toAllocateKey, request.getContainerRequestsList(), cardsBySchedulerId);
                 } catch (EntryPlan.Unservable e) {
                     outcome.fail(pod, e.getMessage());
                     throw status(Status.FAILED_PRECONDITION, e.getMessage());
                 }
                 if (Context.current().isCancelled()) {
                     // The kubelet gave up (its deadline, its restart): whoever calls next must find the entry unspent.
-                    throw status(Status.CANCELLED, "the kubelet cancelled this Allocate before " + vendorName
-                            + " devices of pod " + WaitingPods.name(pod) + " were consumed; nothing was served");
+                    throw status(
+                            Status.CANCELLED,
+                            "the kubelet cancelled this Allocate before " + vendorName + " devices of pod "
+                                    + WaitingPods.name(pod) + " were consumed; nothing was served");
                 }
                 Pod patched;
                 try {
@@ -126,7 +141,8 @@ public final class EntryAllocation implements AllocationHandler {
                         LOG.info("pod {} changed while allocating, reading it again", WaitingPods.name(pod));
                         continue;
                     }
-                    String why = "cannot write " + toAllocateKey + " of pod " + WaitingPods.name(pod) + ": " + ApiErrors.describe(e);
+                    String why = "cannot write " + toAllocateKey + " of pod " + WaitingPods.name(pod) + ": "
+                            + ApiErrors.describe(e);
                     outcome.fail(pod, why);
                     throw status(Status.UNAVAILABLE, why);
                 }
@@ -134,8 +150,10 @@ public final class EntryAllocation implements AllocationHandler {
                 outcome.completeIfDone(patched);
                 return response;
             }
-            throw status(Status.ABORTED, "the pod being allocated changed " + ATTEMPTS + " times while " + vendorName
-                    + " devices were consumed; the kubelet retries the pod");
+            throw status(
+                    Status.ABORTED,
+                    "the pod being allocated changed " + ATTEMPTS + " times while " + vendorName
+                            + " devices were consumed; the kubelet retries the pod");
         } finally {
             serial.unlock();
         }
@@ -146,7 +164,8 @@ public final class EntryAllocation implements AllocationHandler {
         try {
             match = locator.locate(true);
         } catch (KubernetesClientException e) {
-            throw status(Status.UNAVAILABLE, "cannot read the node lock or the pods of this node: " + ApiErrors.describe(e));
+            throw status(
+                    Status.UNAVAILABLE, "cannot read the node lock or the pods of this node: " + ApiErrors.describe(e));
         }
         return switch (match) {
             case Match.Serve serve -> serve.pod();
@@ -162,9 +181,15 @@ public final class EntryAllocation implements AllocationHandler {
     }
 
     private Pod consume(Pod pod, String newValue) {
-        return client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                .patch(PatchContext.of(PatchType.JSON_MERGE), AnnotationPatch.mergePatch(Map.of(toAllocateKey, newValue),
-                        Map.of(), pod.getMetadata().getResourceVersion()));
+        return client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        AnnotationPatch.mergePatch(
+                                Map.of(toAllocateKey, newValue),
+                                Map.of(),
+                                pod.getMetadata().getResourceVersion()));
     }
 
     private AllocateResponse grant(Pod patched, List<AllocationTarget> targets) throws StatusException {
@@ -179,7 +204,10 @@ public final class EntryAllocation implements AllocationHandler {
                 outcome.fail(patched, why);
                 throw status(Status.INTERNAL, why);
             }
-            LOG.info("pod {} container {}: allocated {}", WaitingPods.name(patched), target.containerName(),
+            LOG.info(
+                    "pod {} container {}: allocated {}",
+                    WaitingPods.name(patched),
+                    target.containerName(),
                     target.granted());
         }
         return response.build();

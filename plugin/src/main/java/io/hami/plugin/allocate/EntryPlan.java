@@ -30,8 +30,13 @@ record EntryPlan(List<AllocationTarget> targets, String newValue) {
         }
     }
 
-    static EntryPlan of(Pod pod, String vendor, String toAllocateKey, List<ContainerAllocateRequest> requests,
-                        Map<String, PhysicalDevice> cards) throws Unservable {
+    static EntryPlan of(
+            Pod pod,
+            String vendor,
+            String toAllocateKey,
+            List<ContainerAllocateRequest> requests,
+            Map<String, PhysicalDevice> cards)
+            throws Unservable {
         String who = WaitingPods.name(pod);
         String value = WaitingPods.annotations(pod).get(toAllocateKey);
         if (value == null) {
@@ -50,8 +55,9 @@ record EntryPlan(List<AllocationTarget> targets, String newValue) {
                 throw new Unservable("pod " + who + " has no " + vendor + " entry left for container request "
                         + targets.size() + " of this Allocate");
             }
-            Container container = PodContainers.at(pod, entry).orElseThrow(() -> new Unservable("pod " + who
-                    + ": " + vendor + " entry " + entry + " has no container (the pod has fewer containers)"));
+            Container container = PodContainers.at(pod, entry)
+                    .orElseThrow(() -> new Unservable("pod " + who + ": " + vendor + " entry " + entry
+                            + " has no container (the pod has fewer containers)"));
             List<ContainerDevice> granted = entries.containers().get(entry);
             if (granted.size() != request.getDevicesIdsCount()) {
                 throw new Unservable("device number not matched: the kubelet asks for " + request.getDevicesIdsCount()
@@ -68,9 +74,14 @@ record EntryPlan(List<AllocationTarget> targets, String newValue) {
                 }
                 resolved.add(card);
             }
-            targets.add(new AllocationTarget(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-                    pod.getMetadata().getUid() == null ? "" : pod.getMetadata().getUid(), container.getName(),
-                    PodContainers.env(container), granted, resolved));
+            targets.add(new AllocationTarget(
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(),
+                    pod.getMetadata().getUid() == null ? "" : pod.getMetadata().getUid(),
+                    container.getName(),
+                    PodContainers.env(container),
+                    granted,
+                    resolved));
             entries = entries.consume(entry);
         }
         return new EntryPlan(targets, PodDevicesCodec.encode(entries));

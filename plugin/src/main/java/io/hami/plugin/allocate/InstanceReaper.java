@@ -23,8 +23,8 @@ public final class InstanceReaper implements AutoCloseable {
     private final KubernetesClient client;
     private final String node;
     private final VendorPlugin vendor;
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-instance-reaper").daemon().factory());
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("hami-instance-reaper").daemon().factory());
 
     public InstanceReaper(KubernetesClient client, String node, VendorPlugin vendor) {
         this.client = client;
@@ -33,7 +33,18 @@ public final class InstanceReaper implements AutoCloseable {
     }
 
     public void start(Duration period) {
-        timer.scheduleWithFixedDelay(this::reap, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        // A periodic task that throws is never run again: log and keep freeing on the next round.
+        var unused = timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        reap();
+                    } catch (RuntimeException e) {
+                        LOG.error("node {}: freeing ended pods' devices failed, retrying next round", node, e);
+                    }
+                },
+                period.toMillis(),
+                period.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** One pass; public for tests. */
@@ -44,7 +55,11 @@ public final class InstanceReaper implements AutoCloseable {
         }
         Set<String> alive = new HashSet<>();
         try {
-            for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()) {
+            for (Pod p : client.pods()
+                    .inAnyNamespace()
+                    .withField("spec.nodeName", node)
+                    .list()
+                    .getItems()) {
                 String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
                 if (!"Succeeded".equals(phase) && !"Failed".equals(phase)) {
                     alive.add(p.getMetadata().getUid());

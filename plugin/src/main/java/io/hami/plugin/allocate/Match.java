@@ -7,12 +7,10 @@ import java.util.List;
 public sealed interface Match {
 
     /** The node lock names this pod, it is allocating, and no other pod on the node can be the caller. */
-    record Serve(Pod pod) implements Match {
-    }
+    record Serve(Pod pod) implements Match {}
 
     /** Another pod with a decision may be waiting too, so the Allocate cannot be attributed; it may settle shortly. */
-    record Ambiguous(String reason) implements Match {
-    }
+    record Ambiguous(String reason) implements Match {}
 
     /**
      * Pods on the node wait for the same kubelet resource without a decision of the scheduler: the kubelet's call
@@ -28,6 +26,5 @@ public sealed interface Match {
     }
 
     /** No pod this Allocate can be for. */
-    record Unmatched(String reason) implements Match {
-    }
+    record Unmatched(String reason) implements Match {}
 }

@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Entry {@code i} of a pod device string belongs to container {@code i}: init containers first, then app containers (D2). */
+/**
+ * Entry {@code i} of a pod device string belongs to container {@code i}: init containers first, then app containers
+ * (design D2, docs/design.md#d2).
+ */
 final class PodContainers {
-    private PodContainers() {
-    }
+    private PodContainers() {}
 
     static Optional<Container> at(Pod pod, int entry) {
         List<Container> all = new ArrayList<>();

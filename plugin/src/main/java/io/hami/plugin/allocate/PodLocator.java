@@ -25,8 +25,14 @@ public final class PodLocator {
     private final String toAllocateKey;
     private final Duration ambiguityWait;
 
-    public PodLocator(KubernetesClient client, NodeLockClient locks, String node, String vendor, String resource,
-                      String toAllocateKey, Duration ambiguityWait) {
+    public PodLocator(
+            KubernetesClient client,
+            NodeLockClient locks,
+            String node,
+            String vendor,
+            String resource,
+            String toAllocateKey,
+            Duration ambiguityWait) {
         this.client = client;
         this.locks = locks;
         this.node = node;
@@ -60,7 +66,11 @@ public final class PodLocator {
 
     private Match readOnce() {
         NodeLock lock = locks.current(node);
-        List<Pod> onNode = client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
+        List<Pod> onNode = client.pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", node)
+                .list()
+                .getItems();
         return PodMatcher.match(node, vendor, resource, lock, onNode, toAllocateKey);
     }
 }

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The end of a pod's allocation (D4): {@code bind-phase=success} once no vendor's to-allocate entries are left,
+ * The end of a pod's allocation (design D4, docs/design.md#d4): {@code bind-phase=success} once no vendor's to-allocate entries are left,
  * {@code failed} on an error, and in both cases the node lock released (only if the pod holds it).
  */
 final class PodOutcome {
@@ -48,22 +48,32 @@ final class PodOutcome {
                 return; // another vendor's plugin finishes the pod
             }
             if (!WaitingPods.isAllocating(current)) {
-                LOG.warn("pod {}: allocated, but its bind-phase is already {}", WaitingPods.name(current),
+                LOG.warn(
+                        "pod {}: allocated, but its bind-phase is already {}",
+                        WaitingPods.name(current),
                         WaitingPods.annotations(current).get(ProtocolKeys.BIND_PHASE));
                 break;
             }
             try {
                 // Guarded by the version read, so a concurrent "failed" (lock recovery) is never overwritten.
-                setPhase(current, ProtocolKeys.PHASE_SUCCESS, current.getMetadata().getResourceVersion());
+                setPhase(
+                        current,
+                        ProtocolKeys.PHASE_SUCCESS,
+                        current.getMetadata().getResourceVersion());
                 LOG.info("pod {}: every device allocated, bind-phase=success", WaitingPods.name(current));
                 break;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-                    LOG.error("pod {}: could not set bind-phase=success: {}", WaitingPods.name(current), ApiErrors.describe(e));
+                    LOG.error(
+                            "pod {}: could not set bind-phase=success: {}",
+                            WaitingPods.name(current),
+                            ApiErrors.describe(e));
                     break;
                 }
-                current = client.pods().inNamespace(current.getMetadata().getNamespace())
-                        .withName(current.getMetadata().getName()).get();
+                current = client.pods()
+                        .inNamespace(current.getMetadata().getNamespace())
+                        .withName(current.getMetadata().getName())
+                        .get();
                 if (current == null) {
                     break;
                 }
@@ -84,19 +94,27 @@ final class PodOutcome {
     }
 
     private void setPhase(Pod pod, String phase, String resourceVersion) {
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                .patch(PatchContext.of(PatchType.JSON_MERGE),
+        client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
                         AnnotationPatch.mergePatch(Map.of(ProtocolKeys.BIND_PHASE, phase), Map.of(), resourceVersion));
     }
 
     private void release(Pod pod) {
         try {
-            if (locks.release(node, pod.getMetadata().getNamespace(), pod.getMetadata().getName())) {
+            if (locks.release(
+                    node, pod.getMetadata().getNamespace(), pod.getMetadata().getName())) {
                 LOG.info("node {}: lock of pod {} released", node, WaitingPods.name(pod));
             }
         } catch (KubernetesClientException e) {
             // The pod is no longer allocating, so the scheduler's lock recovery takes the lock over.
-            LOG.error("node {}: could not release the lock of pod {}: {}", node, WaitingPods.name(pod), ApiErrors.describe(e));
+            LOG.error(
+                    "node {}: could not release the lock of pod {}: {}",
+                    node,
+                    WaitingPods.name(pod),
+                    ApiErrors.describe(e));
         }
     }
 
@@ -113,7 +131,10 @@ final class PodOutcome {
                     return true;
                 }
             } catch (AnnotationFormatException e) {
-                LOG.warn("pod {}: {} does not decode, so the pod is not finished: {}", WaitingPods.name(pod), key,
+                LOG.warn(
+                        "pod {}: {} does not decode, so the pod is not finished: {}",
+                        WaitingPods.name(pod),
+                        key,
                         e.getMessage());
                 return true;
             }

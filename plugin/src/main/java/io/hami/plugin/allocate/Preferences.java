@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * GetPreferredAllocation (reference/upstream-plugin.md §3.9): for container request {@code k}, replica IDs of
+ * GetPreferredAllocation (docs/upstream.md#preferred-allocation): for container request {@code k}, replica IDs of
  * the cards the scheduler chose in the pod's {@code k}-th remaining entry, must-include IDs first. Never an
  * error: without a clear pod or a full choice the answer for that container is empty and the kubelet chooses.
  */
@@ -32,8 +32,11 @@ final class Preferences {
     private final Map<String, PhysicalDevice> cardsBySchedulerId;
     private final Map<String, PhysicalDevice> replicaCards;
 
-    Preferences(PodLocator locator, String toAllocateKey, Map<String, PhysicalDevice> cardsBySchedulerId,
-                Map<String, PhysicalDevice> replicaCards) {
+    Preferences(
+            PodLocator locator,
+            String toAllocateKey,
+            Map<String, PhysicalDevice> cardsBySchedulerId,
+            Map<String, PhysicalDevice> replicaCards) {
         this.locator = locator;
         this.toAllocateKey = toAllocateKey;
         this.cardsBySchedulerId = cardsBySchedulerId;
@@ -44,8 +47,10 @@ final class Preferences {
         List<List<ContainerDevice>> remaining = remainingEntries();
         PreferredAllocationResponse.Builder response = PreferredAllocationResponse.newBuilder();
         for (int k = 0; k < request.getContainerRequestsCount(); k++) {
-            List<String> ids = k < remaining.size() ? choose(remaining.get(k), request.getContainerRequests(k)) : List.of();
-            response.addContainerResponses(ContainerPreferredAllocationResponse.newBuilder().addAllDeviceIDs(ids));
+            List<String> ids =
+                    k < remaining.size() ? choose(remaining.get(k), request.getContainerRequests(k)) : List.of();
+            response.addContainerResponses(
+                    ContainerPreferredAllocationResponse.newBuilder().addAllDeviceIDs(ids));
         }
         return response.build();
     }
@@ -55,7 +60,8 @@ final class Preferences {
             if (!(locator.locate(false) instanceof Match.Serve(Pod pod))) {
                 return List.of();
             }
-            PodDevices entries = PodDevicesCodec.decode(WaitingPods.annotations(pod).get(toAllocateKey));
+            PodDevices entries =
+                    PodDevicesCodec.decode(WaitingPods.annotations(pod).get(toAllocateKey));
             return entries.containers().stream().filter(c -> !c.isEmpty()).toList();
         } catch (KubernetesClientException | AnnotationFormatException e) {
             LOG.info("no preferred allocation: {}", e.getMessage());
@@ -76,12 +82,17 @@ final class Preferences {
             if (card == null) {
                 return List.of();
             }
-            String id = mustLeft.stream().filter(m -> card.equals(replicaCards.get(m))).findFirst().orElse(null);
+            String id = mustLeft.stream()
+                    .filter(m -> card.equals(replicaCards.get(m)))
+                    .findFirst()
+                    .orElse(null);
             if (id != null) {
                 mustLeft.remove(id);
             } else {
                 id = request.getAvailableDeviceIDsList().stream()
-                        .filter(a -> card.equals(replicaCards.get(a)) && !taken.contains(a)).findFirst().orElse(null);
+                        .filter(a -> card.equals(replicaCards.get(a)) && !taken.contains(a))
+                        .findFirst()
+                        .orElse(null);
                 if (id == null) {
                     return List.of();
                 }

@@ -22,11 +22,12 @@ import java.util.stream.Stream;
  * call Allocate for them too, and nothing in that call tells it from the lock holder's.
  */
 public final class WaitingPods {
-    private WaitingPods() {
-    }
+    private WaitingPods() {}
 
     public static List<Pod> of(List<Pod> podsOnNode, String node, String toAllocateKey) {
-        return podsOnNode.stream().filter(p -> isWaiting(p, node, toAllocateKey)).toList();
+        return podsOnNode.stream()
+                .filter(p -> isWaiting(p, node, toAllocateKey))
+                .toList();
     }
 
     /**
@@ -36,8 +37,12 @@ public final class WaitingPods {
      * ({@code bind-phase=success}).
      */
     public static List<Pod> withoutDecision(List<Pod> podsOnNode, String node, String resource, String toAllocateKey) {
-        return podsOnNode.stream().filter(p -> mayStillAllocate(p) && requests(p, resource)
-                && !isWaiting(p, node, toAllocateKey) && !isDone(p, node)).toList();
+        return podsOnNode.stream()
+                .filter(p -> mayStillAllocate(p)
+                        && requests(p, resource)
+                        && !isWaiting(p, node, toAllocateKey)
+                        && !isDone(p, node))
+                .toList();
     }
 
     static boolean isWaiting(Pod pod, String node, String toAllocateKey) {
@@ -77,7 +82,8 @@ public final class WaitingPods {
     /** Allocated on this node and finished: Pending only until its containers start. */
     private static boolean isDone(Pod pod, String node) {
         Map<String, String> a = annotations(pod);
-        return node.equals(a.get(ProtocolKeys.VGPU_NODE)) && ProtocolKeys.PHASE_SUCCESS.equals(a.get(ProtocolKeys.BIND_PHASE));
+        return node.equals(a.get(ProtocolKeys.VGPU_NODE))
+                && ProtocolKeys.PHASE_SUCCESS.equals(a.get(ProtocolKeys.BIND_PHASE));
     }
 
     /** Whether a container (init containers included) asks for a non-zero amount of {@code resource}. */

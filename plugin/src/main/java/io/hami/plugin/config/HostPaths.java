@@ -17,8 +17,13 @@ import java.util.Objects;
  */
 public record HostPaths(Path devRoot, Path vgpuDir, Path lockDir, Path vdevDir, Path hyhalDir, Path stateDir) {
 
-    public static final HostPaths DEFAULTS = new HostPaths(Path.of("/"), Path.of("/usr/local/vgpu"),
-            Path.of("/tmp/vgpulock"), Path.of("/etc/vdev"), Path.of("/opt/hyhal"), Path.of("/var/lib/hami-java"));
+    public static final HostPaths DEFAULTS = new HostPaths(
+            Path.of("/"),
+            Path.of("/usr/local/vgpu"),
+            Path.of("/tmp/vgpulock"),
+            Path.of("/etc/vdev"),
+            Path.of("/opt/hyhal"),
+            Path.of("/var/lib/hami-java"));
 
     public HostPaths {
         Objects.requireNonNull(devRoot, "devRoot");
@@ -36,7 +41,12 @@ public record HostPaths(Path devRoot, Path vgpuDir, Path lockDir, Path vdevDir, 
 
     /** The defaults, each under {@code root} instead of {@code /}: for tests and the lab. */
     public static HostPaths under(Path root) {
-        return new HostPaths(root, root.resolve("usr/local/vgpu"), root.resolve("tmp/vgpulock"),
-                root.resolve("etc/vdev"), root.resolve("opt/hyhal"), root.resolve("var/lib/hami-java"));
+        return new HostPaths(
+                root,
+                root.resolve("usr/local/vgpu"),
+                root.resolve("tmp/vgpulock"),
+                root.resolve("etc/vdev"),
+                root.resolve("opt/hyhal"),
+                root.resolve("var/lib/hami-java"));
     }
 }

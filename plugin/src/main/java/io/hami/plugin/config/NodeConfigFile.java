@@ -10,7 +10,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Upstream's per-node device-plugin configuration ({@code config.json}, reference/upstream-plugin.md §2.2 B):
+ * Upstream's per-node device-plugin configuration ({@code config.json}, docs/upstream.md#plugin-node-config):
  * {@code {"nodeconfig":[{"name":"node-1","devicesplitcount":4,"devicememoryscaling":1.5,"devicecorescaling":1}]}}.
  * The entries named after this node apply, later ones winning; keys that are absent or null override nothing.
  * Unlike upstream, an unreadable file is an error rather than silently ignored: a typo must not quietly change
@@ -19,8 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class NodeConfigFile {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private NodeConfigFile() {
-    }
+    private NodeConfigFile() {}
 
     /** The overrides {@code file} holds for {@code node}; {@link Sharing#NONE} when it names other nodes only. */
     public static Sharing read(Path file, String node) throws IOException {
@@ -42,8 +41,10 @@ public final class NodeConfigFile {
             JsonNode name = entry.get("name");
             if (name != null && name.isString() && name.stringValue().equals(node)) {
                 try {
-                    sharing = sharing.overriddenBy(new Sharing(integer(entry, "devicesplitcount"),
-                            number(entry, "devicememoryscaling"), number(entry, "devicecorescaling")));
+                    sharing = sharing.overriddenBy(new Sharing(
+                            integer(entry, "devicesplitcount"),
+                            number(entry, "devicememoryscaling"),
+                            number(entry, "devicecorescaling")));
                 } catch (IllegalArgumentException e) {
                     throw new IOException("node config " + file + ", node " + node + ": " + e.getMessage(), e);
                 }

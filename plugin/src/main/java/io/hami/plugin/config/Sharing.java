@@ -26,7 +26,8 @@ public record Sharing(OptionalInt splitCount, OptionalDouble memoryScaling, Opti
 
     /** These values, with {@code other}'s wherever it has one. */
     public Sharing overriddenBy(Sharing other) {
-        return new Sharing(other.splitCount.isPresent() ? other.splitCount : splitCount,
+        return new Sharing(
+                other.splitCount.isPresent() ? other.splitCount : splitCount,
                 other.memoryScaling.isPresent() ? other.memoryScaling : memoryScaling,
                 other.coreScaling.isPresent() ? other.coreScaling : coreScaling);
     }

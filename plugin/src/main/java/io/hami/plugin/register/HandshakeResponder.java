@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers the scheduler's handshake (D2/D3): whenever the Node's handshake annotation reads
+ * Answers the scheduler's handshake (design D2/D3, docs/design.md#d3): whenever the Node's handshake annotation reads
  * {@code Requesting_<time>}, it is replaced by {@code Reported_<now>} (UTC). Polled often enough to answer well
  * within the scheduler's 60 s window.
  */
@@ -32,8 +32,8 @@ public final class HandshakeResponder implements AutoCloseable {
     private final String node;
     private final String key;
     private final Clock clock;
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-handshake").daemon().factory());
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("hami-handshake").daemon().factory());
 
     public HandshakeResponder(KubernetesClient client, String node, String key, Clock clock) {
         this.client = client;
@@ -43,7 +43,18 @@ public final class HandshakeResponder implements AutoCloseable {
     }
 
     public void start(Duration poll) {
-        timer.scheduleWithFixedDelay(this::answer, 0, poll.toMillis(), TimeUnit.MILLISECONDS);
+        // A periodic task that throws is never run again: log and answer on the next poll.
+        var unused = timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        answer();
+                    } catch (RuntimeException e) {
+                        LOG.error("node {}: handshake {} not answered, retrying next poll", node, key, e);
+                    }
+                },
+                0,
+                poll.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** One look at the Node; answers a pending request. */
@@ -55,10 +66,13 @@ public final class HandshakeResponder implements AutoCloseable {
             if (value == null || !value.startsWith(REQUESTING)) {
                 return;
             }
-            String reported = HandshakeCodec.encode(new Handshake(Handshake.State.Reported,
-                    LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)));
-            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
-                    AnnotationPatch.mergePatch(Map.of(key, reported), Map.of(), null));
+            String reported = HandshakeCodec.encode(
+                    new Handshake(Handshake.State.Reported, LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)));
+            client.nodes()
+                    .withName(node)
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            AnnotationPatch.mergePatch(Map.of(key, reported), Map.of(), null));
             LOG.info("node {}: answered {}={} with {}", node, key, value, reported);
         } catch (KubernetesClientException e) {
             LOG.warn("node {}: handshake {} not answered this time: {}", node, key, e.getMessage());

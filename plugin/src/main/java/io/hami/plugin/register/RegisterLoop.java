@@ -6,8 +6,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hami.kube.patch.AnnotationPatch;
 import io.hami.plugin.health.HealthBoard;
 import io.hami.plugin.spi.InventoryPublisher;
-import io.hami.protocol.codec.LegacyRegisterCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
+import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.VendorKeys;
 import java.time.Duration;
@@ -20,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes the vendor's inventory in its Node register annotation (D7): every period the inventory is scanned
+ * Publishes the vendor's inventory in its Node register annotation (design D7, docs/design.md#d7): every period the inventory is scanned
  * and encoded, and the Node is patched only when the value differs from the last one written. The value is
  * remembered only after the patch succeeded (upstream remembers it before, so a failed patch is never retried),
  * and a failed cycle is retried after the short retry wait. A health change starts a cycle at once.
@@ -31,7 +30,7 @@ public final class RegisterLoop implements AutoCloseable {
     private final KubernetesClient client;
     private final String node;
     private final String key;
-    private final VendorKeys.RegisterFormat format;
+    private final RegisterCodec codec;
     private final InventoryPublisher publisher;
     private final HealthBoard health;
     private final Duration period;
@@ -43,12 +42,18 @@ public final class RegisterLoop implements AutoCloseable {
     private volatile boolean running = true;
     private String written;
 
-    public RegisterLoop(KubernetesClient client, String node, VendorKeys keys, InventoryPublisher publisher,
-                        HealthBoard health, Duration period, Duration retry) {
+    public RegisterLoop(
+            KubernetesClient client,
+            String node,
+            VendorKeys keys,
+            InventoryPublisher publisher,
+            HealthBoard health,
+            Duration period,
+            Duration retry) {
         this.client = client;
         this.node = node;
         this.key = keys.registerKey().orElseThrow(() -> new IllegalArgumentException("the vendor has no register key"));
-        this.format = keys.registerFormat();
+        this.codec = keys.registerCodec().orElseThrow();
         this.publisher = publisher;
         this.health = health;
         this.period = period;
@@ -88,16 +93,15 @@ public final class RegisterLoop implements AutoCloseable {
 
     private void cycle() {
         List<DeviceInfo> devices = publisher.scan(health.unhealthy());
-        String value = switch (format) {
-            case JSON -> NvidiaRegisterCodec.encode(devices);
-            case LEGACY -> LegacyRegisterCodec.encode(devices);
-            case NONE -> throw new IllegalStateException("no register format");
-        };
+        String value = codec.encode(devices);
         if (value.equals(written)) {
             return;
         }
-        client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
-                AnnotationPatch.mergePatch(Map.of(key, value), Map.of(), null));
+        client.nodes()
+                .withName(node)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        AnnotationPatch.mergePatch(Map.of(key, value), Map.of(), null));
         written = value;
         patches.incrementAndGet();
         LOG.info("node {}: published {}={}", node, key, value);

@@ -37,9 +37,14 @@ public final class KubeletRegistrar {
     public void register(String resource, String endpoint, DevicePluginOptions options) {
         ManagedChannel channel = sockets.channel(kubeletSocket);
         try {
-            RegistrationGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
-                    .register(RegisterRequest.newBuilder().setVersion(API_VERSION).setEndpoint(endpoint)
-                            .setResourceName(resource).setOptions(options).build());
+            RegistrationGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .register(RegisterRequest.newBuilder()
+                            .setVersion(API_VERSION)
+                            .setEndpoint(endpoint)
+                            .setResourceName(resource)
+                            .setOptions(options)
+                            .build());
         } finally {
             channel.shutdownNow();
         }

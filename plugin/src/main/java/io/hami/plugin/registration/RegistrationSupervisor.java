@@ -4,14 +4,14 @@ import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.time.Duration;
-import java.nio.file.Files;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,13 +40,15 @@ public final class RegistrationSupervisor implements AutoCloseable {
     private final Duration check;
     /** The kubelet socket file each endpoint was last registered with. */
     private final Map<Endpoint, KubeletSocketId> registered = new HashMap<>();
+
     private final AtomicInteger registrations = new AtomicInteger();
     private final CountDownLatch firstRound = new CountDownLatch(1);
     private final Thread thread;
     private volatile boolean running = true;
     private volatile WatchService watcher;
 
-    public RegistrationSupervisor(List<Endpoint> endpoints, KubeletRegistrar registrar, Duration retry, Duration check) {
+    public RegistrationSupervisor(
+            List<Endpoint> endpoints, KubeletRegistrar registrar, Duration retry, Duration check) {
         this.endpoints = List.copyOf(endpoints);
         this.registrar = registrar;
         this.retry = retry;
@@ -98,7 +100,10 @@ public final class RegistrationSupervisor implements AutoCloseable {
     private void ensureServing() {
         for (Endpoint e : endpoints) {
             if (!e.server().isServing()) {
-                LOG.info("{}: socket {} is gone, serving on a new one", e.resource(), e.server().socket());
+                LOG.info(
+                        "{}: socket {} is gone, serving on a new one",
+                        e.resource(),
+                        e.server().socket());
                 e.server().start();
                 registered.remove(e);
             }
@@ -115,11 +120,14 @@ public final class RegistrationSupervisor implements AutoCloseable {
                 continue;
             }
             if (with != null) {
-                LOG.info("{}: {} is a new file, the kubelet restarted: registering again", e.resource(),
+                LOG.info(
+                        "{}: {} is a new file, the kubelet restarted: registering again",
+                        e.resource(),
                         registrar.kubeletSocket());
             }
             try {
-                registrar.register(e.resource(), e.server().socket().getFileName().toString(), e.options());
+                registrar.register(
+                        e.resource(), e.server().socket().getFileName().toString(), e.options());
                 // The call dialled whatever kubelet.sock was by then, so the file is read again: a restart between
                 // the first read and the dial must not count as one more restart. A restart after the dial is not
                 // missed: the new kubelet empties the directory, our socket with it, and ensureServing registers.
@@ -128,8 +136,12 @@ public final class RegistrationSupervisor implements AutoCloseable {
                 LOG.info("{}: registered with the kubelet on {}", e.resource(), registrar.kubeletSocket());
             } catch (StatusRuntimeException ex) {
                 pending = true;
-                LOG.warn("{}: kubelet registration on {} failed, retrying in {}: {}{}", e.resource(),
-                        registrar.kubeletSocket(), retry, ex.getMessage(),
+                LOG.warn(
+                        "{}: kubelet registration on {} failed, retrying in {}: {}{}",
+                        e.resource(),
+                        registrar.kubeletSocket(),
+                        retry,
+                        ex.getMessage(),
                         ex.getCause() == null ? "" : " (" + ex.getCause().getMessage() + ")");
             }
         }

@@ -21,15 +21,17 @@ public final class CapacityAllocation implements AllocationHandler {
     @Override
     public AllocateResponse allocate(AllocateRequest request) {
         AllocateResponse.Builder response = AllocateResponse.newBuilder();
-        request.getContainerRequestsList().forEach(c -> response.addContainerResponses(ContainerAllocateResponse.getDefaultInstance()));
+        request.getContainerRequestsList()
+                .forEach(c -> response.addContainerResponses(ContainerAllocateResponse.getDefaultInstance()));
         return response.build();
     }
 
     @Override
     public PreferredAllocationResponse prefer(PreferredAllocationRequest request) {
         PreferredAllocationResponse.Builder response = PreferredAllocationResponse.newBuilder();
-        request.getContainerRequestsList().forEach(c ->
-                response.addContainerResponses(ContainerPreferredAllocationResponse.getDefaultInstance()));
+        request.getContainerRequestsList()
+                .forEach(
+                        c -> response.addContainerResponses(ContainerPreferredAllocationResponse.getDefaultInstance()));
         return response.build();
     }
 }

@@ -39,7 +39,8 @@ public final class DeviceListFeed {
             for (String id : resource.replicas().apply(card)) {
                 Device.Builder device = Device.newBuilder().setID(id).setHealth(state);
                 if (resource.numaTopology() && card.numaNode() >= 0) {
-                    device.setTopology(TopologyInfo.newBuilder().addNodes(NUMANode.newBuilder().setID(card.numaNode())));
+                    device.setTopology(TopologyInfo.newBuilder()
+                            .addNodes(NUMANode.newBuilder().setID(card.numaNode())));
                 }
                 list.addDevices(device);
             }

@@ -34,7 +34,9 @@ public final class DevicePluginService extends DevicePluginGrpc.DevicePluginImpl
 
     /** The options the kubelet stores for this endpoint; the same go into the Register request. */
     public DevicePluginOptions options() {
-        return DevicePluginOptions.newBuilder().setGetPreferredAllocationAvailable(handler.offersPreferences()).build();
+        return DevicePluginOptions.newBuilder()
+                .setGetPreferredAllocationAvailable(handler.offersPreferences())
+                .build();
     }
 
     @Override
@@ -66,8 +68,8 @@ public final class DevicePluginService extends DevicePluginGrpc.DevicePluginImpl
     }
 
     @Override
-    public void getPreferredAllocation(PreferredAllocationRequest request,
-                                       StreamObserver<PreferredAllocationResponse> response) {
+    public void getPreferredAllocation(
+            PreferredAllocationRequest request, StreamObserver<PreferredAllocationResponse> response) {
         response.onNext(handler.prefer(request));
         response.onCompleted();
     }
@@ -78,15 +80,20 @@ public final class DevicePluginService extends DevicePluginGrpc.DevicePluginImpl
             response.onNext(handler.allocate(request));
             response.onCompleted();
         } catch (StatusException e) {
-            LOG.warn("{}: Allocate of {} failed: {}", resource,
-                    request.getContainerRequestsList().stream().map(c -> c.getDevicesIdsList()).toList(),
+            LOG.warn(
+                    "{}: Allocate of {} failed: {}",
+                    resource,
+                    request.getContainerRequestsList().stream()
+                            .map(c -> c.getDevicesIdsList())
+                            .toList(),
                     e.getStatus().getDescription());
             response.onError(e);
         }
     }
 
     @Override
-    public void preStartContainer(PreStartContainerRequest request, StreamObserver<PreStartContainerResponse> response) {
+    public void preStartContainer(
+            PreStartContainerRequest request, StreamObserver<PreStartContainerResponse> response) {
         response.onNext(PreStartContainerResponse.getDefaultInstance());
         response.onCompleted();
     }

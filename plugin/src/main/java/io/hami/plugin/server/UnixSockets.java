@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * gRPC over Unix domain sockets with the epoll transport bundled in grpc-netty-shaded (ecosystem.md §5.2).
+ * gRPC over Unix domain sockets with the epoll transport bundled in grpc-netty-shaded (docs/design.md#grpc-unix-sockets).
  * One pair of event-loop groups serves every socket of the process.
  */
 public final class UnixSockets implements AutoCloseable {
@@ -25,8 +25,8 @@ public final class UnixSockets implements AutoCloseable {
 
     public UnixSockets() {
         if (!Epoll.isAvailable()) {
-            throw new IllegalStateException("gRPC over Unix sockets needs Linux epoll, which is unavailable: "
-                    + Epoll.unavailabilityCause());
+            throw new IllegalStateException(
+                    "gRPC over Unix sockets needs Linux epoll, which is unavailable: " + Epoll.unavailabilityCause());
         }
         boss = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(2, EpollIoHandler.newFactory());
@@ -57,7 +57,7 @@ public final class UnixSockets implements AutoCloseable {
 
     @Override
     public void close() {
-        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        var unusedBoss = boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        var unusedWorkers = workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 }

@@ -16,9 +16,14 @@ import java.util.Objects;
  * @param granted       the devices, as the scheduler wrote them
  * @param cards         the card behind each granted device, in the same order
  */
-public record AllocationTarget(String podNamespace, String podName, String podUid, String containerName,
-                               Map<String, String> containerEnv, List<ContainerDevice> granted,
-                               List<PhysicalDevice> cards) {
+public record AllocationTarget(
+        String podNamespace,
+        String podName,
+        String podUid,
+        String containerName,
+        Map<String, String> containerEnv,
+        List<ContainerDevice> granted,
+        List<PhysicalDevice> cards) {
     public AllocationTarget {
         Objects.requireNonNull(podNamespace, "podNamespace");
         Objects.requireNonNull(podName, "podName");

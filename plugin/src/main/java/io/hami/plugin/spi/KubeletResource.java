@@ -16,8 +16,8 @@ import java.util.stream.IntStream;
  * @param replicas        the kubelet device IDs of one card
  * @param numaTopology    whether device IDs carry the card's NUMA node
  */
-public record KubeletResource(String name, boolean consumesEntries, Function<PhysicalDevice, List<String>> replicas,
-                              boolean numaTopology) {
+public record KubeletResource(
+        String name, boolean consumesEntries, Function<PhysicalDevice, List<String>> replicas, boolean numaTopology) {
     public KubeletResource {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(replicas, "replicas");
@@ -43,9 +43,10 @@ public record KubeletResource(String name, boolean consumesEntries, Function<Phy
     }
 
     /** {@code <uuid>-<infix>-<n>} for {@code n} in first..first+count-1, count taken from the card. */
-    public static Function<PhysicalDevice, List<String>> named(String infix, int first,
-                                                               ToIntFunction<PhysicalDevice> count) {
+    public static Function<PhysicalDevice, List<String>> named(
+            String infix, int first, ToIntFunction<PhysicalDevice> count) {
         return d -> IntStream.range(first, first + count.applyAsInt(d))
-                .mapToObj(n -> d.uuid() + "-" + infix + "-" + n).toList();
+                .mapToObj(n -> d.uuid() + "-" + infix + "-" + n)
+                .toList();
     }
 }

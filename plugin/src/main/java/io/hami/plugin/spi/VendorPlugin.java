@@ -42,6 +42,5 @@ public interface VendorPlugin extends AutoCloseable {
     }
 
     /** Frees what was created for pod {@code podUid}; called once that pod has ended or is gone. */
-    default void release(String podUid) {
-    }
+    default void release(String podUid) {}
 }

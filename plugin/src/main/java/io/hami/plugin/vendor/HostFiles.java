@@ -9,8 +9,7 @@ import java.util.stream.Stream;
 
 /** Folders the plugin prepares on the host for containers. */
 public final class HostFiles {
-    private HostFiles() {
-    }
+    private HostFiles() {}
 
     /** Creates {@code dir} (and parents) writable by every container user, as HAMi-core expects. */
     public static void worldWritableDir(Path dir) throws IOException {

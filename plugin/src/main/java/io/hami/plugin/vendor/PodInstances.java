@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class PodInstances {
     private static final Logger LOG = LoggerFactory.getLogger(PodInstances.class);
-    private static final String HEADER = "# hami-java: instances created for pods (pod UID, instance id); freed when the pod ends";
+    private static final String HEADER =
+            "# hami-java: instances created for pods (pod UID, instance id); freed when the pod ends";
     /** A pod UID and an instance id: no blanks, no line breaks. */
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
@@ -46,7 +47,10 @@ public final class PodInstances {
         try {
             lines = Files.readAllLines(file);
         } catch (IOException e) {
-            LOG.warn("cannot read {}: {}; instances created by an earlier plugin will not be freed", file, e.getMessage());
+            LOG.warn(
+                    "cannot read {}: {}; instances created by an earlier plugin will not be freed",
+                    file,
+                    e.getMessage());
             return instances;
         }
         int skipped = 0;
@@ -64,8 +68,12 @@ public final class PodInstances {
             instances.byPod.computeIfAbsent(parts[0], uid -> new ArrayList<>()).add(Integer.parseInt(parts[1]));
         }
         if (skipped > 0) {
-            LOG.warn("{}: skipped {} line(s) that are not '<pod UID> <instance id>', the first at line {}; the instances"
-                    + " they named are not freed", file, skipped, firstSkipped);
+            LOG.warn(
+                    "{}: skipped {} line(s) that are not '<pod UID> <instance id>', the first at line {}; the instances"
+                            + " they named are not freed",
+                    file,
+                    skipped,
+                    firstSkipped);
         }
         if (!instances.byPod.isEmpty()) {
             LOG.info("{}: {} pod(s) hold instances created by an earlier plugin", file, instances.byPod.size());
@@ -99,7 +107,8 @@ public final class PodInstances {
     /** Written beside the file and moved over it, so a crash leaves the old list or the new one, never half. */
     private void save() {
         var text = new StringBuilder(HEADER).append('\n');
-        byPod.forEach((uid, ids) -> ids.forEach(id -> text.append(uid).append(' ').append(id).append('\n')));
+        byPod.forEach((uid, ids) ->
+                ids.forEach(id -> text.append(uid).append(' ').append(id).append('\n')));
         try {
             Files.createDirectories(file.getParent());
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
@@ -110,7 +119,10 @@ public final class PodInstances {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            LOG.warn("cannot write {}: {}; if this plugin restarts, these instances are not freed", file, e.getMessage());
+            LOG.warn(
+                    "cannot write {}: {}; if this plugin restarts, these instances are not freed",
+                    file,
+                    e.getMessage());
         }
     }
 }

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The D4/D5 attribution rule on hand-made node states. */
+/** The design D4/D5 (docs/design.md#d4, docs/design.md#d5) attribution rule on hand-made node states. */
 class PodMatcherTest {
     static final String KEY = "hami.io/vgpu-devices-to-allocate";
     static final String RESOURCE = "nvidia.com/gpu";
@@ -34,9 +34,10 @@ class PodMatcherTest {
     void anotherWaitingPodMakesTheCallAmbiguous() {
         Pod a = pod("a", "n1", "allocating", ENTRY, "Pending");
         Pod b = pod("b", "n1", "failed", ENTRY, null);
-        assertThat(match(LOCK_A, a, b)).isEqualTo(new Match.Ambiguous("2 pods on node n1 are waiting for NVIDIA devices "
-                + "(default/a bind-phase=allocating, default/b bind-phase=failed); the node lock names default/a, but the "
-                + "kubelet does not say which pod this Allocate is for, so it is not served"));
+        assertThat(match(LOCK_A, a, b))
+                .isEqualTo(new Match.Ambiguous("2 pods on node n1 are waiting for NVIDIA devices "
+                        + "(default/a bind-phase=allocating, default/b bind-phase=failed); the node lock names default/a, but the "
+                        + "kubelet does not say which pod this Allocate is for, so it is not served"));
     }
 
     @Test
@@ -55,37 +56,43 @@ class PodMatcherTest {
     @Test
     void aLockHolderThatIsNotAllocatingIsNeverServed() {
         Pod a = pod("a", "n1", "failed", ENTRY, "Pending");
-        assertThat(match(LOCK_A, a)).isEqualTo(new Match.Unmatched(
-                "pod default/a holds the lock of node n1 but its bind-phase is failed"));
+        assertThat(match(LOCK_A, a))
+                .isEqualTo(new Match.Unmatched("pod default/a holds the lock of node n1 but its bind-phase is failed"));
     }
 
     @Test
     void aLockHolderThatIsNotWaitingHereIsNeverServed() {
         Pod a = pod("a", "n1", "allocating", ";", "Pending");
-        assertThat(match(LOCK_A, a)).isEqualTo(new Match.Unmatched("node n1 is locked by pod default/a, which is not "
-                + "waiting for NVIDIA devices on this node (bind-phase=allocating, phase=Pending)"));
-        assertThat(match(LOCK_A)).isEqualTo(new Match.Unmatched("node n1 is locked by pod default/a, which is not "
-                + "waiting for NVIDIA devices on this node (not bound to this node or gone)"));
+        assertThat(match(LOCK_A, a))
+                .isEqualTo(new Match.Unmatched("node n1 is locked by pod default/a, which is not "
+                        + "waiting for NVIDIA devices on this node (bind-phase=allocating, phase=Pending)"));
+        assertThat(match(LOCK_A))
+                .isEqualTo(new Match.Unmatched("node n1 is locked by pod default/a, which is not "
+                        + "waiting for NVIDIA devices on this node (not bound to this node or gone)"));
     }
 
     /** Upstream #3041/#3076: a pod that wrote a decision on itself is not served without the node lock naming it. */
     @Test
     void withoutALockNothingIsServedEvenToTheOnlyAllocatingPod() {
         Pod self = requesting(pod("self", "n1", "allocating", ENTRY, "Pending"), "limits", "1");
-        assertThat(match(null, self)).isEqualTo(new Match.Unmatched("node n1 is not locked: an Allocate of nvidia.com/gpu "
-                + "is served only for the pod the node lock names; waiting for NVIDIA devices: default/self "
-                + "bind-phase=allocating"));
-        assertThat(match(null)).isEqualTo(new Match.Unmatched(
-                "node n1 is not locked: an Allocate of nvidia.com/gpu is served only for the pod the node lock names"));
+        assertThat(match(null, self))
+                .isEqualTo(new Match.Unmatched("node n1 is not locked: an Allocate of nvidia.com/gpu "
+                        + "is served only for the pod the node lock names; waiting for NVIDIA devices: default/self "
+                        + "bind-phase=allocating"));
+        assertThat(match(null))
+                .isEqualTo(
+                        new Match.Unmatched(
+                                "node n1 is not locked: an Allocate of nvidia.com/gpu is served only for the pod the node lock names"));
     }
 
     @Test
     void aLegacyLockWithoutAPodServesNothing() {
         NodeLock legacy = new NodeLock(OffsetDateTime.parse("2026-08-21T10:00:00Z"), "", "");
         Pod only = pod("only", "n1", "allocating", ENTRY, "Pending");
-        assertThat(match(legacy, only)).isEqualTo(new Match.Unmatched("the lock of node n1 names no pod (legacy lock): an "
-                + "Allocate of nvidia.com/gpu is served only for the pod the node lock names; waiting for NVIDIA "
-                + "devices: default/only bind-phase=allocating"));
+        assertThat(match(legacy, only))
+                .isEqualTo(new Match.Unmatched("the lock of node n1 names no pod (legacy lock): an "
+                        + "Allocate of nvidia.com/gpu is served only for the pod the node lock names; waiting for NVIDIA "
+                        + "devices: default/only bind-phase=allocating"));
     }
 
     @Test
@@ -100,10 +107,14 @@ class PodMatcherTest {
     void aPodRequestingTheResourceWithoutADecisionMakesTheHolderIndistinguishable() {
         Pod a = requesting(pod("a", "n1", "allocating", "GPU-1,NVIDIA,3000,30:;", "Pending"), "limits", "1");
         Pod b = requesting(bare("b", "n1", "Pending"), "limits", "1e18");
-        assertThat(match(LOCK_A, a, b)).isEqualTo(new Match.Indistinguishable("Allocate of nvidia.com/gpu on node n1 "
-                + "refused: pod default/a holds the node lock, but pod default/b also requests nvidia.com/gpu without a "
-                + "decision of the HAMi scheduler for this node; the kubelet does not say which pod this Allocate is "
-                + "for, so it is not served", a, List.of(b)));
+        assertThat(match(LOCK_A, a, b))
+                .isEqualTo(new Match.Indistinguishable(
+                        "Allocate of nvidia.com/gpu on node n1 "
+                                + "refused: pod default/a holds the node lock, but pod default/b also requests nvidia.com/gpu without a "
+                                + "decision of the HAMi scheduler for this node; the kubelet does not say which pod this Allocate is "
+                                + "for, so it is not served",
+                        a,
+                        List.of(b)));
     }
 
     @Test
@@ -118,7 +129,8 @@ class PodMatcherTest {
         // entries consumed but never finished: no decision left to tell it by
         Pod consumedNotDone = requesting(pod("consumed", "n1", "failed", ";", "Pending"), "limits", "1");
         for (Pod b : List.of(byRequests, byInit, unreadable, otherNode, consumedNotDone)) {
-            assertThat(match(LOCK_A, a, b)).as(b.getMetadata().getName())
+            assertThat(match(LOCK_A, a, b))
+                    .as(b.getMetadata().getName())
                     .isInstanceOfSatisfying(Match.Indistinguishable.class, i -> {
                         assertThat(i.holder()).isSameAs(a);
                         assertThat(i.undecided()).containsExactly(b);
@@ -166,9 +178,21 @@ class PodMatcherTest {
 
     /** Bound to the node with no annotations of the scheduler. */
     private static Pod bare(String name, String node, String phase) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
-                .withNewSpec().withNodeName(node).addNewContainer().withName("main").endContainer().endSpec()
-                .withNewStatus().withPhase(phase).endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("default")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("main")
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase(phase)
+                .endStatus()
+                .build();
     }
 
     private static Pod requesting(Pod p, String field, String amount) {
@@ -177,16 +201,24 @@ class PodMatcherTest {
     }
 
     private static Pod otherResource(Pod p) {
-        p.getSpec().setContainers(List.of(new ContainerBuilder().withName("main").withNewResources()
-                .withLimits(Map.of("hygon.com/hcunum", new Quantity("1"))).endResources().build()));
+        p.getSpec()
+                .setContainers(List.of(new ContainerBuilder()
+                        .withName("main")
+                        .withNewResources()
+                        .withLimits(Map.of("hygon.com/hcunum", new Quantity("1")))
+                        .endResources()
+                        .build()));
         return p;
     }
 
     private static Container container(String field, String amount) {
         Map<String, Quantity> q = Map.of(RESOURCE, new Quantity(amount));
         ContainerBuilder b = new ContainerBuilder().withName("c");
-        return (field.equals("limits") ? b.withNewResources().withLimits(q) : b.withNewResources().withRequests(q))
-                .endResources().build();
+        return (field.equals("limits")
+                        ? b.withNewResources().withLimits(q)
+                        : b.withNewResources().withRequests(q))
+                .endResources()
+                .build();
     }
 
     private static Pod terminating(Pod p) {

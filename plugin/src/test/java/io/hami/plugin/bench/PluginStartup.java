@@ -33,8 +33,10 @@ public final class PluginStartup {
     private static final double GOAL_SECONDS = 1.5;
     private static final double GOAL_MIB = 128;
     /** The options every launch of hami has (the launcher's and the images'). */
-    private static final List<String> BASE = List.of("--enable-native-access=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow", "-XX:+ExitOnOutOfMemoryError");
+    private static final List<String> BASE = List.of(
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            "-XX:+ExitOnOutOfMemoryError");
     /** The DaemonSets' memory limit, as the JVM would see it in the container. */
     private static final String POD = "-XX:MaxRAM=512m";
     /** The images' options before issue 11. */
@@ -42,17 +44,16 @@ public final class PluginStartup {
     /** The plugin images' options now (deploy/docker), less the AOT cache, and the DaemonSets' heap. */
     private static final String IMAGE = POD + " -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx128m";
 
-    private record Sample(double seconds, double rssAtRegisterMiB, double rssSettledMiB) {
-    }
+    private record Sample(double seconds, double rssAtRegisterMiB, double rssSettledMiB) {}
 
-    private PluginStartup() {
-    }
+    private PluginStartup() {}
 
     public static void main(String[] args) throws Exception {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         Path repo = Path.of("").toAbsolutePath().getParent();
         // -Dhami.dist=DIR measures a copy of the distribution (DIR/hami.jar), safe from rebuilds meanwhile.
-        Path dist = Path.of(System.getProperty("hami.dist", repo.resolve("cli/target").toString()));
+        Path dist = Path.of(
+                System.getProperty("hami.dist", repo.resolve("cli/target").toString()));
         Path jar = dist.resolve("hami.jar");
         if (!Files.isRegularFile(jar)) {
             System.err.println("no " + jar + ": build the distribution first (./mvnw -pl cli -am package -DskipTests)");
@@ -61,7 +62,8 @@ public final class PluginStartup {
         Map<String, List<String>> configs = configs(args, dist);
         Path root = Files.createTempDirectory("hami-plugin-startup");
         Path dp = root.resolve("dp");
-        try (TestCluster cluster = new TestCluster(); TestKubelet kubelet = new TestKubelet(dp).start()) {
+        try (TestCluster cluster = new TestCluster();
+                TestKubelet kubelet = new TestKubelet(dp).start()) {
             cluster.node(NODE);
             Path kubeconfig = cluster.server().writeKubeconfig(root.resolve("kubeconfig"));
             MockVendor mock = MockVendor.install(root.resolve("mock"), "nvidia");
@@ -73,20 +75,32 @@ public final class PluginStartup {
                 for (var config : configs.entrySet()) {
                     Sample s = launch(jar, config.getValue(), kubelet, kubeconfig, dp, mock, root, config.getKey());
                     samples.get(config.getKey()).add(s);
-                    System.out.printf("run %d %-10s start to registered %.2f s, RSS %.0f MiB at registration, %.0f MiB 2 s later%n",
+                    System.out.printf(
+                            "run %d %-10s start to registered %.2f s, RSS %.0f MiB at registration, %.0f MiB 2 s later%n",
                             run + 1, config.getKey(), s.seconds(), s.rssAtRegisterMiB(), s.rssSettledMiB());
                 }
             }
-            System.out.printf("%nplugin start to registered and RSS, median of %d runs (goal %.1f s, %.0f MiB):%n",
+            System.out.printf(
+                    "%nplugin start to registered and RSS, median of %d runs (goal %.1f s, %.0f MiB):%n",
                     runs, GOAL_SECONDS, GOAL_MIB);
             Sample first = null;
             for (var e : samples.entrySet()) {
                 Sample m = median(e.getValue());
-                System.out.printf("  %-10s %.2f s (%.2fx goal), RSS %.0f MiB at registration, %.0f MiB settled (%.2fx goal)%s%n",
-                        e.getKey(), m.seconds(), m.seconds() / GOAL_SECONDS, m.rssAtRegisterMiB(), m.rssSettledMiB(),
-                        m.rssSettledMiB() / GOAL_MIB, first == null ? ""
-                                : String.format("; vs %s: time %.2fx, RSS %.2fx", samples.keySet().iterator().next(),
-                                m.seconds() / first.seconds(), m.rssSettledMiB() / first.rssSettledMiB()));
+                System.out.printf(
+                        "  %-10s %.2f s (%.2fx goal), RSS %.0f MiB at registration, %.0f MiB settled (%.2fx goal)%s%n",
+                        e.getKey(),
+                        m.seconds(),
+                        m.seconds() / GOAL_SECONDS,
+                        m.rssAtRegisterMiB(),
+                        m.rssSettledMiB(),
+                        m.rssSettledMiB() / GOAL_MIB,
+                        first == null
+                                ? ""
+                                : String.format(
+                                        "; vs %s: time %.2fx, RSS %.2fx",
+                                        samples.keySet().iterator().next(),
+                                        m.seconds() / first.seconds(),
+                                        m.rssSettledMiB() / first.rssSettledMiB()));
                 if (first == null) {
                     first = m;
                 }
@@ -128,18 +142,42 @@ public final class PluginStartup {
         return all;
     }
 
-    private static Sample launch(Path jar, List<String> options, TestKubelet kubelet, Path kubeconfig, Path dp,
-                                 MockVendor mock, Path root, String name) throws IOException, InterruptedException {
+    private static Sample launch(
+            Path jar,
+            List<String> options,
+            TestKubelet kubelet,
+            Path kubeconfig,
+            Path dp,
+            MockVendor mock,
+            Path root,
+            String name)
+            throws IOException, InterruptedException {
         var command = new ArrayList<String>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(options);
-        command.addAll(List.of("-jar", jar.toString(), "plugin", "--backend", "nvidia", "--node-name", NODE,
-                "--kubeconfig", kubeconfig.toString(), "--device-plugin-dir", dp.toString(),
-                "--library", mock.dir().toString(), "--host-root", root.resolve("host").toString()));
+        command.addAll(List.of(
+                "-jar",
+                jar.toString(),
+                "plugin",
+                "--backend",
+                "nvidia",
+                "--node-name",
+                NODE,
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--device-plugin-dir",
+                dp.toString(),
+                "--library",
+                mock.dir().toString(),
+                "--host-root",
+                root.resolve("host").toString()));
         Path log = root.resolve(name + ".log");
         int before = kubelet.registrations().size();
         long start = System.nanoTime();
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             long deadline = start + TimeUnit.SECONDS.toNanos(60);
             while (kubelet.registrations().size() == before) {
@@ -173,7 +211,9 @@ public final class PluginStartup {
     }
 
     private static Sample median(List<Sample> samples) {
-        return new Sample(median(samples, Sample::seconds), median(samples, Sample::rssAtRegisterMiB),
+        return new Sample(
+                median(samples, Sample::seconds),
+                median(samples, Sample::rssAtRegisterMiB),
                 median(samples, Sample::rssSettledMiB));
     }
 

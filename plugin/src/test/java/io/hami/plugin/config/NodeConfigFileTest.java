@@ -34,11 +34,15 @@ class NodeConfigFileTest {
 
     @Test
     void aBrokenFileIsAnErrorNotSilentlyIgnored() throws IOException {
-        Path bad = Files.writeString(dir.resolve("bad.json"), "{\"nodeconfig\":[{\"name\":\"n1\",\"devicesplitcount\":\"4\"}]}");
-        assertThatThrownBy(() -> NodeConfigFile.read(bad, "n1")).isInstanceOf(IOException.class)
+        Path bad = Files.writeString(
+                dir.resolve("bad.json"), "{\"nodeconfig\":[{\"name\":\"n1\",\"devicesplitcount\":\"4\"}]}");
+        assertThatThrownBy(() -> NodeConfigFile.read(bad, "n1"))
+                .isInstanceOf(IOException.class)
                 .hasMessage("node config key devicesplitcount must be an integer, got \"4\"");
-        Path zero = Files.writeString(dir.resolve("zero.json"), "{\"nodeconfig\":[{\"name\":\"n1\",\"devicesplitcount\":0}]}");
-        assertThatThrownBy(() -> NodeConfigFile.read(zero, "n1")).isInstanceOf(IOException.class)
+        Path zero = Files.writeString(
+                dir.resolve("zero.json"), "{\"nodeconfig\":[{\"name\":\"n1\",\"devicesplitcount\":0}]}");
+        assertThatThrownBy(() -> NodeConfigFile.read(zero, "n1"))
+                .isInstanceOf(IOException.class)
                 .hasMessage("node config " + zero + ", node n1: split count must be at least 1, got 0");
     }
 }

@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The embedded API server with what the scheduler would have done: nodes, pods, and the D4 decision of a bind
+ * The embedded API server with what the scheduler would have done: nodes, pods, and the design D4 (docs/design.md#d4) decision of a bind
  * (node lock, one pod patch, binding), written the way {@code scheduler}'s Binder writes it.
  */
 public final class TestCluster implements AutoCloseable {
@@ -36,7 +36,10 @@ public final class TestCluster implements AutoCloseable {
     /** Without fabric8's own retries of 5xx answers, so that injected failures reach the code under test. */
     private final KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
             .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(server.clientConfig())
-                    .withRequestRetryBackoffLimit(0).build()).build();
+                    .withRequestRetryBackoffLimit(0)
+                    .build())
+            .build();
+
     private final MutableClock clock = new MutableClock(Instant.parse("2026-08-21T10:00:00Z"));
     private final NodeLockClient locks;
 
@@ -65,7 +68,13 @@ public final class TestCluster implements AutoCloseable {
     }
 
     public Node node(String name) {
-        return client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        return client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     public Node getNode(String name) {
@@ -88,9 +97,21 @@ public final class TestCluster implements AutoCloseable {
 
     /** A pod with these init and app containers. */
     public Pod pod(String name, List<Container> init, List<Container> app) {
-        return client.pods().resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
-                .withNewSpec().withInitContainers(init).withContainers(app).endSpec()
-                .withNewStatus().withPhase("Pending").endStatus().build()).create();
+        return client.pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withInitContainers(init)
+                        .withContainers(app)
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Pending")
+                        .endStatus()
+                        .build())
+                .create();
     }
 
     public static Container container(String name) {
@@ -104,7 +125,7 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /**
-     * Bind as the scheduler does (D4): lock the node for the pod, one patch with the decision (each vendor's
+     * Bind as the scheduler does (design D4): lock the node for the pod, one patch with the decision (each vendor's
      * to-allocate and allocated values), then the binding.
      */
     public void bind(String pod, String node, Map<VendorKeys, String> decision) {
@@ -122,12 +143,25 @@ public final class TestCluster implements AutoCloseable {
             set.put(keys.toAllocateKey(), value);
             set.put(keys.allocatedKey(), value);
         });
-        client.pods().inNamespace(NS).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
-                AnnotationPatch.mergePatch(set, Map.of(ProtocolKeys.VGPU_NODE, node), null));
+        client.pods()
+                .inNamespace(NS)
+                .withName(pod)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        AnnotationPatch.mergePatch(set, Map.of(ProtocolKeys.VGPU_NODE, node), null));
         Pod p = get(pod);
         Binding binding = new BindingBuilder()
-                .withNewMetadata().withName(pod).withNamespace(NS).withUid(p.getMetadata().getUid()).endMetadata()
-                .withNewTarget().withApiVersion("v1").withKind("Node").withName(node).endTarget().build();
+                .withNewMetadata()
+                .withName(pod)
+                .withNamespace(NS)
+                .withUid(p.getMetadata().getUid())
+                .endMetadata()
+                .withNewTarget()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(node)
+                .endTarget()
+                .build();
         client.bindings().inNamespace(NS).resource(binding).create();
     }
 

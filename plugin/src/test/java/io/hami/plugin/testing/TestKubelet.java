@@ -55,18 +55,21 @@ public final class TestKubelet implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             server = sockets.server(socket(), new RegistrationGrpc.RegistrationImplBase() {
-                @Override
-                public void register(RegisterRequest request, StreamObserver<Empty> response) {
-                    try {
-                        connect(request);
-                        registrations.add(request);
-                        response.onNext(Empty.getDefaultInstance());
-                        response.onCompleted();
-                    } catch (RuntimeException e) {
-                        response.onError(io.grpc.Status.UNAVAILABLE.withDescription(e.getMessage()).asException());
-                    }
-                }
-            }).start();
+                        @Override
+                        public void register(RegisterRequest request, StreamObserver<Empty> response) {
+                            try {
+                                connect(request);
+                                registrations.add(request);
+                                response.onNext(Empty.getDefaultInstance());
+                                response.onCompleted();
+                            } catch (RuntimeException e) {
+                                response.onError(io.grpc.Status.UNAVAILABLE
+                                        .withDescription(e.getMessage())
+                                        .asException());
+                            }
+                        }
+                    })
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -80,24 +83,27 @@ public final class TestKubelet implements AutoCloseable {
         }
         ManagedChannel channel = sockets.channel(dir.resolve(request.getEndpoint()));
         channels.put(request.getResourceName(), channel);
-        options.put(request.getResourceName(), DevicePluginGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(10, TimeUnit.SECONDS).getDevicePluginOptions(Empty.getDefaultInstance()));
+        options.put(
+                request.getResourceName(),
+                DevicePluginGrpc.newBlockingStub(channel)
+                        .withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .getDevicePluginOptions(Empty.getDefaultInstance()));
         // Not in the Register call's context, which is cancelled when Register returns.
-        io.grpc.Context.ROOT.run(() -> DevicePluginGrpc.newStub(channel).listAndWatch(Empty.getDefaultInstance(), new StreamObserver<>() {
-            @Override
-            public void onNext(ListAndWatchResponse list) {
-                lists.put(request.getResourceName(), list);
-            }
+        io.grpc.Context.ROOT.run(() -> DevicePluginGrpc.newStub(channel)
+                .listAndWatch(Empty.getDefaultInstance(), new StreamObserver<>() {
+                    @Override
+                    public void onNext(ListAndWatchResponse list) {
+                        lists.put(request.getResourceName(), list);
+                    }
 
-            @Override
-            public void onError(Throwable t) {
-                // the plugin went away; the kubelet waits for it to register again
-            }
+                    @Override
+                    public void onError(Throwable t) {
+                        // the plugin went away; the kubelet waits for it to register again
+                    }
 
-            @Override
-            public void onCompleted() {
-            }
-        }));
+                    @Override
+                    public void onCompleted() {}
+                }));
     }
 
     public List<RegisterRequest> registrations() {
@@ -109,7 +115,8 @@ public final class TestKubelet implements AutoCloseable {
     }
 
     /** Waits until the last list of {@code resource} satisfies {@code condition}. */
-    public ListAndWatchResponse awaitList(String resource, Predicate<ListAndWatchResponse> condition, Duration timeout) {
+    public ListAndWatchResponse awaitList(
+            String resource, Predicate<ListAndWatchResponse> condition, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             ListAndWatchResponse list = lists.get(resource);
@@ -117,8 +124,8 @@ public final class TestKubelet implements AutoCloseable {
                 return list;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no ListAndWatch list of " + resource + " as expected within " + timeout
-                        + "; last: " + list);
+                throw new AssertionError(
+                        "no ListAndWatch list of " + resource + " as expected within " + timeout + "; last: " + list);
             }
             sleep(10);
         }
@@ -134,14 +141,22 @@ public final class TestKubelet implements AutoCloseable {
 
     /** One Allocate with one container request of {@code ids}. */
     public AllocateResponse allocate(String resource, List<String> ids) {
-        return plugin(resource).allocate(AllocateRequest.newBuilder()
-                .addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids)).build());
+        return plugin(resource)
+                .allocate(AllocateRequest.newBuilder()
+                        .addContainerRequests(
+                                ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids))
+                        .build());
     }
 
-    public PreferredAllocationResponse prefer(String resource, List<String> available, List<String> mustInclude, int size) {
-        return plugin(resource).getPreferredAllocation(PreferredAllocationRequest.newBuilder()
-                .addContainerRequests(ContainerPreferredAllocationRequest.newBuilder().addAllAvailableDeviceIDs(available)
-                        .addAllMustIncludeDeviceIDs(mustInclude).setAllocationSize(size)).build());
+    public PreferredAllocationResponse prefer(
+            String resource, List<String> available, List<String> mustInclude, int size) {
+        return plugin(resource)
+                .getPreferredAllocation(PreferredAllocationRequest.newBuilder()
+                        .addContainerRequests(ContainerPreferredAllocationRequest.newBuilder()
+                                .addAllAvailableDeviceIDs(available)
+                                .addAllMustIncludeDeviceIDs(mustInclude)
+                                .setAllocationSize(size))
+                        .build());
     }
 
     /** Stops, removes every socket of the directory (a starting kubelet cleans it) and serves again. */

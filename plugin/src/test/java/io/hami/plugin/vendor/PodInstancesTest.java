@@ -65,7 +65,8 @@ class PodInstancesTest {
     @Test
     void aPodUidThatCannotBeWrittenIsRefused() {
         PodInstances instances = PodInstances.open(dir.resolve("instances"));
-        assertThatThrownBy(() -> instances.add("a b", 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> instances.add("a b", 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'a b'");
         assertThat(instances.pods()).isEmpty();
     }

@@ -34,7 +34,8 @@ record BenchCluster(Extender extender, List<String> nodeNames) {
         for (int n = 0; n < nodes; n++) {
             var devices = new ArrayList<DeviceInfo>(GPUS);
             for (int g = 0; g < GPUS; g++) {
-                devices.add(new DeviceInfo("GPU-" + n + "-" + g, g, 100, 80_000, 100, "NVIDIA-H100", g / 4, "hami-core", true));
+                devices.add(new DeviceInfo(
+                        "GPU-" + n + "-" + g, g, 100, 80_000, 100, "NVIDIA-H100", g / 4, "hami-core", true));
             }
             String name = "node-" + n;
             names.add(name);
@@ -44,18 +45,39 @@ record BenchCluster(Extender extender, List<String> nodeNames) {
         for (int p = 0; p < PODS; p++) {
             int n = rnd.nextInt(nodes);
             String uuid = "GPU-" + n + "-" + rnd.nextInt(GPUS);
-            index.putPod("default/running-" + p, new PodUsage.Counted("node-" + n, Map.of(uuid, new Grant(1, 1000 + rnd.nextInt(4000), rnd.nextInt(10))), Map.of()));
+            index.putPod(
+                    "default/running-" + p,
+                    new PodUsage.Counted(
+                            "node-" + n,
+                            Map.of(uuid, new Grant(1, 1000 + rnd.nextInt(4000), rnd.nextInt(10))),
+                            Map.of()));
         }
-        var extender = new Extender(index, new QuotaBook(backends, index), backends, SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true,
+        var extender = new Extender(
+                index,
+                new QuotaBook(backends, index),
+                backends,
+                SchedulingPolicy.UPSTREAM_DEFAULTS,
+                () -> true,
                 FilterObserver.NONE);
         return new BenchCluster(extender, List.copyOf(names));
     }
 
     /** A pod asking for one GPU with {@code mib} MiB. */
     static Pod oneGpuPod(int mib) {
-        return new PodBuilder().withNewMetadata().withNamespace("default").withName("incoming").endMetadata()
-                .withNewSpec().withContainers(new ContainerBuilder().withName("c").withNewResources()
-                        .addToLimits("nvidia.com/gpu", new Quantity("1")).addToLimits("nvidia.com/gpumem", new Quantity(String.valueOf(mib)))
-                        .endResources().build()).endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName("incoming")
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(new ContainerBuilder()
+                        .withName("c")
+                        .withNewResources()
+                        .addToLimits("nvidia.com/gpu", new Quantity("1"))
+                        .addToLimits("nvidia.com/gpumem", new Quantity(String.valueOf(mib)))
+                        .endResources()
+                        .build())
+                .endSpec()
+                .build();
     }
 }

@@ -1,6 +1,7 @@
 package io.hami.scheduler.bench;
 
 import io.hami.scheduler.extender.CandidateCheck;
+import io.hami.scheduler.fit.Denial;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
@@ -67,19 +68,22 @@ public class FitCostBenchmark {
     }
 
     @Benchmark
-    public String summary() {
+    public Denial summary() {
         return check.whyNot(node());
     }
 
     @Benchmark
-    public String fullPlacement() {
+    public Denial fullPlacement() {
         return check.whyNotByPlacement(node());
     }
 
     /** Runs the benchmark (JMH options may be passed) and prints the figures issue 11 asks for. */
     public static void main(String[] argv) throws Exception {
         var cli = new CommandLineOptions(argv);
-        var opts = new OptionsBuilder().parent(cli).include(FitCostBenchmark.class.getSimpleName()).build();
+        var opts = new OptionsBuilder()
+                .parent(cli)
+                .include(FitCostBenchmark.class.getSimpleName())
+                .build();
         Collection<RunResult> results = new Runner(opts).run();
         // pod -> nodes -> benchmark -> ns per node
         var ns = new TreeMap<String, Map<String, Map<String, Double>>>();
@@ -92,13 +96,23 @@ public class FitCostBenchmark {
         ns.forEach((pod, bySize) -> bySize.forEach((size, b) -> System.out.printf(
                 "fit cost per candidate node, pod %s, %s nodes x %d GPUs, %d pods: %.1f ns (%.2f x the goal of %.0f ns); "
                         + "full placement %.1f ns, %.1f times the summary%n",
-                pod, size, BenchCluster.GPUS, BenchCluster.PODS, b.get("summary"), b.get("summary") / GOAL_NS, GOAL_NS,
-                b.get("fullPlacement"), b.get("fullPlacement") / b.get("summary"))));
+                pod,
+                size,
+                BenchCluster.GPUS,
+                BenchCluster.PODS,
+                b.get("summary"),
+                b.get("summary") / GOAL_NS,
+                GOAL_NS,
+                b.get("fullPlacement"),
+                b.get("fullPlacement") / b.get("summary"))));
         ns.forEach((pod, bySize) -> {
             if (bySize.containsKey("1000") && bySize.containsKey("5000")) {
-                System.out.printf("pod %s, 5000/1000 nodes per node: summary %.2f, full placement %.2f (1.00: flat)%n", pod,
+                System.out.printf(
+                        "pod %s, 5000/1000 nodes per node: summary %.2f, full placement %.2f (1.00: flat)%n",
+                        pod,
                         bySize.get("5000").get("summary") / bySize.get("1000").get("summary"),
-                        bySize.get("5000").get("fullPlacement") / bySize.get("1000").get("fullPlacement"));
+                        bySize.get("5000").get("fullPlacement")
+                                / bySize.get("1000").get("fullPlacement"));
             }
         });
     }

@@ -55,15 +55,21 @@ public final class SchedulerMemory {
     static final long LIMIT = 1L << 30;
     private static final String ROOT_MARK = "deploy/kubernetes/scheduler/deployment.yaml";
 
-    private SchedulerMemory() {
-    }
+    private SchedulerMemory() {}
 
-    record Config(String name, List<String> jvm, boolean wholeObjects) {
-    }
+    record Config(String name, List<String> jvm, boolean wholeObjects) {}
 
-    record Figures(String config, String outcome, double syncS, long rssFresh, long heapFresh, double filterP50Ms,
-                   double filterP99Ms, long rssLoaded, long peak, long heapLoaded) {
-    }
+    record Figures(
+            String config,
+            String outcome,
+            double syncS,
+            long rssFresh,
+            long heapFresh,
+            double filterP50Ms,
+            double filterP99Ms,
+            long rssLoaded,
+            long peak,
+            long heapLoaded) {}
 
     public static void main(String[] args) throws Exception {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
@@ -78,8 +84,12 @@ public final class SchedulerMemory {
         try (var server = EmbeddedApiServer.start()) {
             long t0 = System.nanoTime();
             load(server.url(), nodes, pods);
-            System.out.printf(Locale.ROOT, "loaded %d nodes x 8 GPUs and %d pods into the embedded API server in %.1f s%n",
-                    nodes, pods, (System.nanoTime() - t0) / 1e9);
+            System.out.printf(
+                    Locale.ROOT,
+                    "loaded %d nodes x 8 GPUs and %d pods into the embedded API server in %.1f s%n",
+                    nodes,
+                    pods,
+                    (System.nanoTime() - t0) / 1e9);
             String body = filterBody(nodes);
             var out = new ArrayList<Figures>();
             for (Config c : configs) {
@@ -87,8 +97,13 @@ public final class SchedulerMemory {
                 out.add(f);
                 print(f);
             }
-            System.out.printf(Locale.ROOT, "%nscheduler memory at %d nodes x 8 GPUs, %d pods, %d filters (Deployment options: %s; limit 1 GiB)%n",
-                    nodes, pods, filters, String.join(" ", deployment));
+            System.out.printf(
+                    Locale.ROOT,
+                    "%nscheduler memory at %d nodes x 8 GPUs, %d pods, %d filters (Deployment options: %s; limit 1 GiB)%n",
+                    nodes,
+                    pods,
+                    filters,
+                    String.join(" ", deployment));
             for (Figures f : out) {
                 print(f);
             }
@@ -100,10 +115,21 @@ public final class SchedulerMemory {
             System.out.printf(Locale.ROOT, "  %-46s %s%n", f.config(), f.outcome());
             return;
         }
-        System.out.printf(Locale.ROOT, "  %-46s sync %.1f s | fresh: RSS %s (%.2f of 1 GiB), heap after GC %s | filter p50 %.1f ms, p99 %.1f ms"
+        System.out.printf(
+                Locale.ROOT,
+                "  %-46s sync %.1f s | fresh: RSS %s (%.2f of 1 GiB), heap after GC %s | filter p50 %.1f ms, p99 %.1f ms"
                         + " | after the load: RSS %s (%.2f), peak %s (%.2f), heap after GC %s%n",
-                f.config(), f.syncS(), mib(f.rssFresh()), (double) f.rssFresh() / LIMIT, mib(f.heapFresh()), f.filterP50Ms(),
-                f.filterP99Ms(), mib(f.rssLoaded()), (double) f.rssLoaded() / LIMIT, mib(f.peak()), (double) f.peak() / LIMIT,
+                f.config(),
+                f.syncS(),
+                mib(f.rssFresh()),
+                (double) f.rssFresh() / LIMIT,
+                mib(f.heapFresh()),
+                f.filterP50Ms(),
+                f.filterP99Ms(),
+                mib(f.rssLoaded()),
+                (double) f.rssLoaded() / LIMIT,
+                mib(f.peak()),
+                (double) f.peak() / LIMIT,
                 mib(f.heapLoaded()));
     }
 
@@ -172,11 +198,14 @@ public final class SchedulerMemory {
         for (int p = 0; p < pods; p++) {
             String id = String.format(Locale.ROOT, "%04d", rnd.nextInt(nodes));
             String ns = "team-" + (p % 50);
-            String json = pod.replace("trainer-7d9f8c6b5d-x2k4p", "trainer-" + p).replace("\"ml-team\"", "\"" + ns + "\"")
+            String json = pod.replace("trainer-7d9f8c6b5d-x2k4p", "trainer-" + p)
+                    .replace("\"ml-team\"", "\"" + ns + "\"")
                     .replace("0042-3,NVIDIA,20000", "0042-" + rnd.nextInt(8) + ",NVIDIA," + (1000 + rnd.nextInt(9000)))
                     .replace("0042", id)
-                    .replace("\"creationTimestamp\"", "\"uid\": \"" + UUID.nameUUIDFromBytes(("p" + p).getBytes(StandardCharsets.UTF_8))
-                            + "\", \"creationTimestamp\"");
+                    .replace(
+                            "\"creationTimestamp\"",
+                            "\"uid\": \"" + UUID.nameUUIDFromBytes(("p" + p).getBytes(StandardCharsets.UTF_8))
+                                    + "\", \"creationTimestamp\"");
             all.add(post(http, inFlight, failed, url + "/api/v1/namespaces/" + ns + "/pods", json));
         }
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
@@ -185,11 +214,14 @@ public final class SchedulerMemory {
         }
     }
 
-    private static CompletableFuture<?> post(HttpClient http, Semaphore inFlight, AtomicInteger failed, String url, String json)
+    private static CompletableFuture<?> post(
+            HttpClient http, Semaphore inFlight, AtomicInteger failed, String url, String json)
             throws InterruptedException {
         inFlight.acquire();
-        var req = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        var req = HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
         return http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
             inFlight.release();
             if (e != null || r.statusCode() / 100 != 2) {
@@ -222,8 +254,12 @@ public final class SchedulerMemory {
         if (logback != null) {
             command.add("-Dlogback.configurationFile=" + logback);
         }
-        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                Child.class.getName(), url));
+        command.addAll(List.of(
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Child.class.getName(),
+                url));
         command.add(String.valueOf(nodes));
         Path log = Path.of("target", "scheduler-memory-" + c.jvm().size() + "-" + c.wholeObjects() + ".log");
         var pb = new ProcessBuilder(command).redirectError(log.toFile());
@@ -267,7 +303,16 @@ public final class SchedulerMemory {
             if (heap == null || !heap.startsWith("HEAP ")) {
                 return failed(c, child, "died under the filter load");
             }
-            return new Figures(c.name(), "", sync, rssFresh, heapFresh, latencies[0], latencies[1], rssLoaded, peak,
+            return new Figures(
+                    c.name(),
+                    "",
+                    sync,
+                    rssFresh,
+                    heapFresh,
+                    latencies[0],
+                    latencies[1],
+                    rssLoaded,
+                    peak,
                     Long.parseLong(heap.substring(5)));
         } finally {
             child.destroyForcibly().waitFor();
@@ -275,8 +320,9 @@ public final class SchedulerMemory {
     }
 
     private static Figures failed(Config c, Process child, String what) throws InterruptedException {
-        String how = child.isAlive() ? "still running" : child.waitFor() == 3 ? "out of memory, exit 3"
-                : "exit " + child.exitValue();
+        String how = child.isAlive()
+                ? "still running"
+                : child.waitFor() == 3 ? "out of memory, exit 3" : "exit " + child.exitValue();
         return new Figures(c.name(), what + " (" + how + ")", 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
@@ -284,7 +330,9 @@ public final class SchedulerMemory {
     private static double[] filterLoad(int port, int filters, String body, int nodes) throws Exception {
         var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         var req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/filter"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         long[] ns = new long[filters];
         var next = new AtomicInteger();
         var errors = new AtomicInteger();
@@ -309,7 +357,8 @@ public final class SchedulerMemory {
             t.join();
         }
         if (errors.get() > 0) {
-            System.out.printf(Locale.ROOT, "  (%d of %d filter calls failed or fitted no node)%n", errors.get(), filters);
+            System.out.printf(
+                    Locale.ROOT, "  (%d of %d filter calls failed or fitted no node)%n", errors.get(), filters);
         }
         java.util.Arrays.sort(ns);
         return new double[] {ns[filters / 2] / 1e6, ns[(int) (filters * 0.99)] / 1e6};
@@ -330,15 +379,23 @@ public final class SchedulerMemory {
      * replica), then answers on stdin: {@code GC} with the heap used after a full collection.
      */
     public static final class Child {
-        private Child() {
-        }
+        private Child() {}
 
         public static void main(String[] args) throws Exception {
             var out = System.out;
-            var client = new KubernetesClientBuilder().withConfig(KubeClients.bounded(new ConfigBuilder().withMasterUrl(args[0]).build())).build();
-            var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, "hami-scheduler",
-                    SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5), DeviceConfig.DEFAULTS, new LeaderMode.Always(),
-                    Duration.ofSeconds(15), null, "bench");
+            var client = new KubernetesClientBuilder()
+                    .withConfig(KubeClients.bounded(
+                            new ConfigBuilder().withMasterUrl(args[0]).build()))
+                    .build();
+            var settings = new SchedulerApp.Settings(
+                    new SchedulerApp.Settings.Http(new InetSocketAddress("127.0.0.1", 0)),
+                    new SchedulerApp.Settings.Scheduling(
+                            "hami-scheduler",
+                            SchedulingPolicy.UPSTREAM_DEFAULTS,
+                            Duration.ofMinutes(5),
+                            DeviceConfig.DEFAULTS),
+                    new SchedulerApp.Settings.Replica(new LeaderMode.Always(), Duration.ofSeconds(15)),
+                    new SchedulerApp.Settings.Metrics(null, "bench"));
             var app = SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC());
             // Started means listed; the events of the list may still be on their way into the index.
             while (app.index().nodeNames().size() < Integer.parseInt(args[1])) {
@@ -351,7 +408,10 @@ public final class SchedulerMemory {
                 if (line.equals("GC")) {
                     System.gc();
                     System.gc();
-                    out.println("BENCH HEAP " + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+                    out.println("BENCH HEAP "
+                            + ManagementFactory.getMemoryMXBean()
+                                    .getHeapMemoryUsage()
+                                    .getUsed());
                 }
             }
             app.close();

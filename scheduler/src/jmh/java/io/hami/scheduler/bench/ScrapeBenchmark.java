@@ -88,12 +88,12 @@ public class ScrapeBenchmark {
     private HttpRequest get;
 
     static String uuid(int node, int gpu) {
-        return "GPU-%08x-%04x-4%03x-8%03x-%012x".formatted(node * 31 + gpu, node % 65536, gpu, node % 4096, (long) node * GPUS + gpu);
+        return "GPU-%08x-%04x-4%03x-8%03x-%012x"
+                .formatted(node * 31 + gpu, node % 65536, gpu, node % 4096, (long) node * GPUS + gpu);
     }
 
     /** A scheduler's registry and its {@code /metrics} body writer. */
-    record Scheduler(PrometheusRegistry registry, Exposition exposition, UsageIndex index) {
-    }
+    record Scheduler(PrometheusRegistry registry, Exposition exposition, UsageIndex index) {}
 
     /** The metrics of a scheduler that watches {@code nodes} nodes and {@link #PODS} pods. */
     static Scheduler cluster(int nodes, boolean containers) {
@@ -104,7 +104,8 @@ public class ScrapeBenchmark {
         for (int n = 0; n < nodes; n++) {
             var devices = new ArrayList<DeviceInfo>(GPUS);
             for (int g = 0; g < GPUS; g++) {
-                devices.add(new DeviceInfo(uuid(n, g), g, 100, 81_559, 100, "NVIDIA-H100-80GB-HBM3", g / 4, "hami-core", true));
+                devices.add(new DeviceInfo(
+                        uuid(n, g), g, 100, 81_559, 100, "NVIDIA-H100-80GB-HBM3", g / 4, "hami-core", true));
             }
             index.putNode(node(n), Map.of(), Map.of("NVIDIA", devices), Map.of());
             metrics.verdict(node(n), "NVIDIA", HealthVerdict.NO_HANDSHAKE);
@@ -116,11 +117,22 @@ public class ScrapeBenchmark {
             String uuid = uuid(n, rnd.nextInt(GPUS));
             int mem = 1000 + rnd.nextInt(4000);
             int cores = rnd.nextInt(10);
-            index.putPod("default/running-" + p, new PodUsage.Counted(node(n), Map.of(uuid, new Grant(1, mem, cores)), Map.of()));
-            pods.add(new PodBuilder().withNewMetadata().withNamespace("default").withName("running-" + p)
+            index.putPod(
+                    "default/running-" + p,
+                    new PodUsage.Counted(node(n), Map.of(uuid, new Grant(1, mem, cores)), Map.of()));
+            pods.add(new PodBuilder()
+                    .withNewMetadata()
+                    .withNamespace("default")
+                    .withName("running-" + p)
                     .addToAnnotations("hami.io/vgpu-devices-allocated", uuid + ",NVIDIA," + mem + "," + cores + ":;")
-                    .endMetadata().withNewSpec().withNodeName(node(n)).endSpec()
-                    .withNewStatus().withPhase("Running").endStatus().build());
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNodeName(node(n))
+                    .endSpec()
+                    .withNewStatus()
+                    .withPhase("Running")
+                    .endStatus()
+                    .build());
         }
         metrics.registerDeviceUsage(index);
         if (containers) {
@@ -137,10 +149,13 @@ public class ScrapeBenchmark {
     @Setup
     public void setUp() throws IOException {
         scheduler = cluster(nodes, containers);
-        server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), scheduler.exposition());
+        server =
+                MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), scheduler.exposition());
         http = HttpClient.newHttpClient();
-        get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + "/metrics"))
-                .header("Accept-Encoding", "gzip").build();
+        get = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.address().getPort() + "/metrics"))
+                .header("Accept-Encoding", "gzip")
+                .build();
     }
 
     /** One pod per changed node takes a little more or less memory, so those nodes' lines are rendered again. */
@@ -148,8 +163,12 @@ public class ScrapeBenchmark {
     public void change() {
         round++;
         for (int n = 0; n < Math.min(changed, nodes); n++) {
-            scheduler.index().putPod("default/churn-" + n,
-                    new PodUsage.Counted(node(n), Map.of(uuid(n, 0), new Grant(1, 1 + round % 2, 0)), Map.of()));
+            scheduler
+                    .index()
+                    .putPod(
+                            "default/churn-" + n,
+                            new PodUsage.Counted(
+                                    node(n), Map.of(uuid(n, 0), new Grant(1, 1 + round % 2, 0)), Map.of()));
         }
     }
 
@@ -198,7 +217,8 @@ public class ScrapeBenchmark {
 
     @Benchmark
     public long http() throws Exception {
-        try (InputStream body = http.send(get, HttpResponse.BodyHandlers.ofInputStream()).body()) {
+        try (InputStream body =
+                http.send(get, HttpResponse.BodyHandlers.ofInputStream()).body()) {
             return body.transferTo(OutputStream.nullOutputStream());
         }
     }
@@ -208,6 +228,7 @@ public class ScrapeBenchmark {
         long bytes;
         /** Lines that are samples, not # HELP or # TYPE. */
         long samples;
+
         private boolean lineStart = true;
 
         @Override
@@ -241,7 +262,10 @@ public class ScrapeBenchmark {
     /** Runs the benchmark (JMH options may be passed) and prints the figures issue 11 asks for. */
     public static void main(String[] argv) throws Exception {
         var cli = new CommandLineOptions(argv);
-        var opts = new OptionsBuilder().parent(cli).include(ScrapeBenchmark.class.getSimpleName()).build();
+        var opts = new OptionsBuilder()
+                .parent(cli)
+                .include(ScrapeBenchmark.class.getSimpleName())
+                .build();
         Collection<RunResult> results = new Runner(opts).run();
         var lines = new TreeMap<String, String>();
         var bodies = new HashMap<String, long[]>();
@@ -253,10 +277,25 @@ public class ScrapeBenchmark {
             String method = r.getParams().getBenchmark().replaceFirst(".*\\.", "");
             long[] body = bodies.computeIfAbsent(size + " " + withContainers, k -> size(cluster(size, withContainers)));
             double p50 = stats.getPercentile(50);
-            lines.put("%05d %s %05d %s".formatted(size, withContainers, changedNodes, method), ("scrape (%s) of %d nodes x %d GPUs, %d pods, container series %s, %d nodes changed:"
-                    + " p50 %.1f ms, p99 %.1f ms (%d samples); text body %.1f MB, %d series, gzip %.1f MB; p50/goal(%.0f ms) %.2f%n").formatted(
-                    method, size, GPUS, PODS, withContainers ? "on" : "off", Math.min(changedNodes, size), p50, stats.getPercentile(99), stats.getN(),
-                    body[0] / 1e6, body[1], body[2] / 1e6, GOAL_MS, p50 / GOAL_MS));
+            lines.put(
+                    "%05d %s %05d %s".formatted(size, withContainers, changedNodes, method),
+                    ("scrape (%s) of %d nodes x %d GPUs, %d pods, container series %s, %d nodes changed:"
+                                    + " p50 %.1f ms, p99 %.1f ms (%d samples); text body %.1f MB, %d series, gzip %.1f MB; p50/goal(%.0f ms) %.2f%n")
+                            .formatted(
+                                    method,
+                                    size,
+                                    GPUS,
+                                    PODS,
+                                    withContainers ? "on" : "off",
+                                    Math.min(changedNodes, size),
+                                    p50,
+                                    stats.getPercentile(99),
+                                    stats.getN(),
+                                    body[0] / 1e6,
+                                    body[1],
+                                    body[2] / 1e6,
+                                    GOAL_MS,
+                                    p50 / GOAL_MS));
         }
         lines.values().forEach(System.out::print);
     }

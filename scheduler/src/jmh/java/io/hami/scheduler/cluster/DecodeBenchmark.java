@@ -77,22 +77,37 @@ public class DecodeBenchmark {
 
     /** Runs the benchmark (JMH options may be passed) and prints ns per event, before and after. */
     public static void main(String[] argv) throws Exception {
-        var opts = new OptionsBuilder().parent(new CommandLineOptions(argv)).include(DecodeBenchmark.class.getSimpleName()).build();
+        var opts = new OptionsBuilder()
+                .parent(new CommandLineOptions(argv))
+                .include(DecodeBenchmark.class.getSimpleName())
+                .build();
         Collection<RunResult> results = new Runner(opts).run();
         Map<String, Double> ns = new HashMap<>();
         for (RunResult r : results) {
             String label = r.getPrimaryResult().getLabel();
-            ns.put(r.getParams().getParam("kind") + "/" + label, r.getPrimaryResult().getScore());
+            ns.put(
+                    r.getParams().getParam("kind") + "/" + label,
+                    r.getPrimaryResult().getScore());
         }
         System.out.println();
         for (String k : new String[] {"pod", "node"}) {
             double parse = ns.getOrDefault(k + "/parse", Double.NaN);
             double whole = ns.getOrDefault(k + "/whole", Double.NaN);
             double trimmed = ns.getOrDefault(k + "/trimmed", Double.NaN);
-            System.out.printf(Locale.ROOT, "%s event: parse %,.0f ns; decode whole %,.0f ns (%.0f %% on top of the parse), "
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s event: parse %,.0f ns; decode whole %,.0f ns (%.0f %% on top of the parse), "
                             + "trimmed %,.0f ns (%.0f %%); trimmed/whole %.2f; per event %,.0f -> %,.0f ns (%.2f)%n",
-                    k, parse, whole, 100 * whole / parse, trimmed, 100 * trimmed / parse, trimmed / whole,
-                    parse + whole, parse + trimmed, (parse + trimmed) / (parse + whole));
+                    k,
+                    parse,
+                    whole,
+                    100 * whole / parse,
+                    trimmed,
+                    100 * trimmed / parse,
+                    trimmed / whole,
+                    parse + whole,
+                    parse + trimmed,
+                    (parse + trimmed) / (parse + whole));
         }
     }
 }

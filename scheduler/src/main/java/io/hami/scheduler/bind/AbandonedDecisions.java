@@ -24,8 +24,13 @@ import org.slf4j.LoggerFactory;
 public final class AbandonedDecisions {
     private static final Logger LOG = LoggerFactory.getLogger(AbandonedDecisions.class);
     /** Waits between tries after the first: about a minute in all. */
-    public static final List<Duration> BACKOFF = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2),
-            Duration.ofSeconds(4), Duration.ofSeconds(8), Duration.ofSeconds(16), Duration.ofSeconds(30));
+    public static final List<Duration> BACKOFF = List.of(
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(4),
+            Duration.ofSeconds(8),
+            Duration.ofSeconds(16),
+            Duration.ofSeconds(30));
 
     /** Runs a task after a delay; the scheduler's timer thread in production, by hand in tests. */
     @FunctionalInterface
@@ -33,7 +38,9 @@ public final class AbandonedDecisions {
         void schedule(Runnable task, Duration delay);
 
         static Timer of(ScheduledExecutorService executor) {
-            return (task, delay) -> executor.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
+            return (task, delay) -> {
+                var unused = executor.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
+            };
         }
     }
 
@@ -56,19 +63,34 @@ public final class AbandonedDecisions {
         try {
             Pod pod = client.pods().inNamespace(ns).withName(name).get();
             if (stillAbandoned(pod, node, bindTime)) {
-                MergePatches.pod(client, ns, name, AnnotationPatch.mergePatch(
-                        Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED), Map.of(), pod.getMetadata().getResourceVersion()));
+                MergePatches.pod(
+                        client,
+                        ns,
+                        name,
+                        AnnotationPatch.mergePatch(
+                                Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_FAILED),
+                                Map.of(),
+                                pod.getMetadata().getResourceVersion()));
             }
             if (tries > 0) {
                 LOG.info("pod {}/{}: its unbound decision is marked failed after {} retries", ns, name, tries);
             }
         } catch (KubernetesClientException e) {
             if (tries >= backoff.size()) {
-                LOG.error("pod {}/{}: could not mark its unbound decision failed after {} tries ({}); its devices stay "
-                        + "reserved until the pod is scheduled again or deleted", ns, name, tries + 1, e.getMessage());
+                LOG.error(
+                        "pod {}/{}: could not mark its unbound decision failed after {} tries ({}); its devices stay "
+                                + "reserved until the pod is scheduled again or deleted",
+                        ns,
+                        name,
+                        tries + 1,
+                        e.getMessage());
                 return;
             }
-            LOG.warn("pod {}/{}: marking its unbound decision failed: {}; retrying in {}", ns, name, e.getMessage(),
+            LOG.warn(
+                    "pod {}/{}: marking its unbound decision failed: {}; retrying in {}",
+                    ns,
+                    name,
+                    e.getMessage(),
                     backoff.get(tries));
             timer.schedule(() -> attempt(ns, name, node, bindTime, tries + 1), backoff.get(tries));
         }
@@ -76,11 +98,16 @@ public final class AbandonedDecisions {
 
     /** Unbound, still allocating, and still the decision this bind wrote. */
     private static boolean stillAbandoned(Pod pod, String node, String bindTime) {
-        if (pod == null || pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+        if (pod == null
+                || pod.getSpec() != null
+                        && pod.getSpec().getNodeName() != null
+                        && !pod.getSpec().getNodeName().isEmpty()) {
             return false;
         }
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
-        return annotations != null && ProtocolKeys.PHASE_ALLOCATING.equals(annotations.get(ProtocolKeys.BIND_PHASE))
-                && bindTime.equals(annotations.get(ProtocolKeys.BIND_TIME)) && node.equals(annotations.get(ProtocolKeys.VGPU_NODE));
+        return annotations != null
+                && ProtocolKeys.PHASE_ALLOCATING.equals(annotations.get(ProtocolKeys.BIND_PHASE))
+                && bindTime.equals(annotations.get(ProtocolKeys.BIND_TIME))
+                && node.equals(annotations.get(ProtocolKeys.VGPU_NODE));
     }
 }

@@ -7,17 +7,14 @@ import java.time.Duration;
 /** What bind reports to events and metrics. */
 public interface BindObserver {
     /** The pod was bound to {@code node}; {@code took} is the wall time of the bind call. */
-    default void bound(Pod pod, String node, Duration took) {
-    }
+    default void bound(Pod pod, String node, Duration took) {}
 
     /** Binding failed; {@code pod} is null when it could not be read. */
-    default void bindFailed(Pod pod, String node, String message, Duration took) {
-    }
+    default void bindFailed(Pod pod, String node, String message, Duration took) {}
 
     /** The outcome of taking the node lock, and how long asking for it took. */
-    default void lock(String node, LockOutcome outcome, Duration took) {
-    }
+    default void lock(String node, LockOutcome outcome, Duration took) {}
 
     /** Tells nothing. */
-    BindObserver NONE = new BindObserver() { };
+    BindObserver NONE = new BindObserver() {};
 }

@@ -17,8 +17,9 @@ import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.BindingResult;
+import io.hami.scheduler.extender.PodPlacement;
 import io.hami.scheduler.extender.SchedulingPolicy;
-import io.hami.scheduler.fit.NodePlacement;
+import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.fit.Placement;
 import io.hami.scheduler.fit.PodRequest;
 import io.hami.scheduler.fit.ScoringWeights;
@@ -40,7 +41,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Bind (DECISIONS D4): take the node lock, fit the pod again on that node against the usage index and
+ * Bind (design D4, docs/design.md#d4): take the node lock, fit the pod again on that node against the usage index and
  * choose its devices, write the decision with one pod patch, reserve the usage, then bind. Any failure
  * releases the lock, undoes the reservation and returns the error to kube-scheduler. On success the lock
  * stays with the pod until its device plugins have allocated it.
@@ -48,6 +49,12 @@ import org.slf4j.LoggerFactory;
 public final class Binder {
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final Logger LOG = LoggerFactory.getLogger(Binder.class);
+    /**
+     * How long a bind waits for the pod watch to hand back its own decision before it lists the node's pods instead:
+     * a watch that is current does it in milliseconds; one behind a burst of pod changes (the lab's start) may take
+     * seconds, which a LIST answers sooner.
+     */
+    static final Duration DECISION_ECHO_WAIT = Duration.ofSeconds(1);
 
     private final KubernetesClient client;
     private final NodeLockClient locks;
@@ -59,14 +66,44 @@ public final class Binder {
     private final BindObserver observer;
     private final AbandonedDecisions abandoned;
     private final QuotaBook quotas;
+    private final PodChangesSeen seen;
     /** Pods ({@code namespace/name}) with a bind in progress on this replica. */
     private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** One monitor per namespace with a quota: its binds are checked and reserved one at a time. */
     private final ConcurrentHashMap<String, Object> quotaLocks = new ConcurrentHashMap<>();
 
-    public Binder(KubernetesClient client, NodeLockClient locks, UsageIndex index, QuotaBook quotas, DeviceBackends backends,
-                  SchedulingPolicy policy, BooleanSupplier leader, Clock clock, BindObserver observer,
-                  AbandonedDecisions abandoned) {
+    /** A binder that lists its node's decided pods before each decision (no pod watch to wait for). */
+    public Binder(
+            KubernetesClient client,
+            NodeLockClient locks,
+            UsageIndex index,
+            QuotaBook quotas,
+            DeviceBackends backends,
+            SchedulingPolicy policy,
+            BooleanSupplier leader,
+            Clock clock,
+            BindObserver observer,
+            AbandonedDecisions abandoned) {
+        this(client, locks, index, quotas, backends, policy, leader, clock, observer, abandoned, null);
+    }
+
+    /**
+     * {@code seen} (null: none) tells when the index has every pod change up to a written decision, so the decision
+     * is checked against the index instead of a LIST of the node's pods.
+     */
+    public Binder(
+            KubernetesClient client,
+            NodeLockClient locks,
+            UsageIndex index,
+            QuotaBook quotas,
+            DeviceBackends backends,
+            SchedulingPolicy policy,
+            BooleanSupplier leader,
+            Clock clock,
+            BindObserver observer,
+            AbandonedDecisions abandoned,
+            PodChangesSeen seen) {
+        this.seen = seen;
         this.client = client;
         this.locks = locks;
         this.index = index;
@@ -99,7 +136,11 @@ public final class Binder {
         // to one node with the devices of the other.
         String key = args.podNamespace() + "/" + args.podName();
         if (!inProgress.add(key)) {
-            return fail(null, args.node(), "pod " + key + " is being bound by an earlier call that has not finished; retry", start);
+            return fail(
+                    null,
+                    args.node(),
+                    "pod " + key + " is being bound by an earlier call that has not finished; retry",
+                    start);
         }
         try {
             BindingResult result = bindPod(args, start);
@@ -131,8 +172,12 @@ public final class Binder {
             return fail(null, node, "pod " + ns + "/" + name + " not found", start);
         }
         if (!blank(args.podUID()) && !args.podUID().equals(pod.getMetadata().getUid())) {
-            return fail(pod, node, "pod " + ns + "/" + name + " has UID " + pod.getMetadata().getUid()
-                    + ", binding asked for " + args.podUID() + " (the pod was re-created)", start);
+            return fail(
+                    pod,
+                    node,
+                    "pod " + ns + "/" + name + " has UID " + pod.getMetadata().getUid() + ", binding asked for "
+                            + args.podUID() + " (the pod was re-created)",
+                    start);
         }
         String boundTo = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
         if (!blank(boundTo)) {
@@ -206,7 +251,8 @@ public final class Binder {
             return BindingResult.OK;
         }
         var a = annotations(now);
-        if (!ProtocolKeys.PHASE_ALLOCATING.equals(a.get(ProtocolKeys.BIND_PHASE)) || !node.equals(a.get(ProtocolKeys.VGPU_NODE))) {
+        if (!ProtocolKeys.PHASE_ALLOCATING.equals(a.get(ProtocolKeys.BIND_PHASE))
+                || !node.equals(a.get(ProtocolKeys.VGPU_NODE))) {
             return null; // no live decision for this node (none yet, or marked failed): decide as usual
         }
         try {
@@ -232,12 +278,19 @@ public final class Binder {
         PodUsage previous = null;
         String bindTime = null;
         try {
-            catchUp(node);
+            if (seen == null) {
+                catchUp(node);
+            }
             Placement.Placed placed = placeAgain(pod, key, request, node);
             withinDecisionDeadline(node, locked);
             bindTime = UnixTimeCodec.encode(clock.instant());
             Pod written = patchDecision(pod, node, placed, bindTime); // a lost response may still have written it
-            previous = index.putPod(key, PodUsage.of(written, backends), written.getMetadata().getResourceVersion());
+            PodUsage ours = PodUsage.of(written, backends);
+            previous = index.putPod(key, ours, written.getMetadata().getResourceVersion());
+            if (seen != null) {
+                checkAgainstEarlierDecisions(
+                        node, key, ours, written.getMetadata().getResourceVersion());
+            }
             fence(node, ns, name);
             postBinding(written, node);
             observer.bound(pod, node, since(start));
@@ -261,15 +314,17 @@ public final class Binder {
     }
 
     /**
-     * Reads the node's decided pods from the API server into the index before fitting. Under the node lock this makes
-     * the fit exact even when the decision just before ours came from another scheduler replica whose patch
-     * our informer has not delivered yet. Every decision (ours and upstream's) carries the {@code hami.io/vgpu-node}
+     * Reads the node's decided pods from the API server into the index. Under the node lock this makes the index exact
+     * even when the decision just before ours came from another scheduler replica whose patch our informer has not
+     * delivered yet. Every decision (ours and upstream's) carries the {@code hami.io/vgpu-node}
      * label in the same write, bound or not, so one label LIST finds them all; pods bound there without the label have
      * no decision a replica could have raced, and the informer has them.
      */
     private void catchUp(String node) {
         for (Pod p : decidedFor(node)) {
-            index.putPod(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), PodUsage.of(p, backends),
+            index.putPod(
+                    p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(),
+                    PodUsage.of(p, backends),
                     p.getMetadata().getResourceVersion());
         }
     }
@@ -281,18 +336,59 @@ public final class Binder {
      */
     private List<Pod> decidedFor(String node) {
         if (isLabelValue(node)) {
-            return client.pods().inAnyNamespace().withLabel(ProtocolKeys.VGPU_NODE, node).list().getItems();
+            return client.pods()
+                    .inAnyNamespace()
+                    .withLabel(ProtocolKeys.VGPU_NODE, node)
+                    .list()
+                    .getItems();
         }
         var decided = new ArrayList<Pod>();
-        for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", "").list().getItems()) {
+        for (Pod p : client.pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", "")
+                .list()
+                .getItems()) {
             if (node.equals(annotations(p).get(ProtocolKeys.VGPU_NODE))) {
                 decided.add(p);
             }
         }
-        decided.addAll(client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems());
+        decided.addAll(client.pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", node)
+                .list()
+                .getItems());
         return decided;
     }
 
+    /**
+     * The decision was fitted on the index as it stood, which may lack a decision another replica wrote just before
+     * (a leader that lost its lease mid-bind). Every such decision was written before ours, so it has a lower
+     * resourceVersion: once the pod watch has handed over every change up to ours, the index holds it, and ours is
+     * checked against it. A watch that does not get there in time (relisting, cut off) is replaced by a LIST of the
+     * node's decided pods. Of two decisions that collide, the later-written one sees the other and gives up.
+     */
+    private void checkAgainstEarlierDecisions(String node, String key, PodUsage ours, String writtenAt)
+            throws BindFailure {
+        if (!seen.reached(writtenAt, DECISION_ECHO_WAIT)) {
+            LOG.info(
+                    "node {}: the pod watch had not handed back the decision of {} (resourceVersion {}) within {} ms;"
+                            + " listing the node's decided pods instead",
+                    node,
+                    key,
+                    writtenAt,
+                    DECISION_ECHO_WAIT.toMillis());
+            catchUp(node);
+        }
+        if (!(ours instanceof PodUsage.Counted counted)) {
+            throw new BindFailure("the decision written for pod " + key + " on node " + node
+                    + " does not read back as an allocation; retry");
+        }
+        var others = index.snapshot(node, key).orElseThrow(() -> new BindFailure(Denial.UNREGISTERED.bindError(node)));
+        String conflict = DecisionConflict.find(others.view(), counted.grants());
+        if (conflict != null) {
+            throw new BindFailure("another decision took the room first (" + conflict + "); retry");
+        }
+    }
 
     /** Whether the API server accepts {@code value} as a label value (and in a label selector). */
     static boolean isLabelValue(String value) {
@@ -304,14 +400,16 @@ public final class Binder {
         Duration took = Duration.between(locked, clock.instant());
         if (took.compareTo(deadline) > 0) {
             throw new BindFailure("bind on node " + node + " had not written its decision " + took.toSeconds()
-                    + " s after taking the node lock (limit " + deadline.toSeconds() + " s, half the lock's bind window); retry");
+                    + " s after taking the node lock (limit " + deadline.toSeconds()
+                    + " s, half the lock's bind window); retry");
         }
     }
 
     /**
      * After the decision is written, checks the lock is still ours. A bind slower than the lock timeout (a
      * pause, a replica cut off mid-bind) may have lost it to a bind that did not see this decision; it must
-     * then not go on. Any bind that takes the lock after this check sees the decision in its catch-up read.
+     * then not go on. Any bind that takes the lock after this check writes its decision after ours, so it checks
+     * against ours.
      */
     private void fence(String node, String ns, String name) throws BindFailure {
         var lock = locks.current(node);
@@ -322,25 +420,19 @@ public final class Binder {
     }
 
     private Placement.Placed placeAgain(Pod pod, String key, PodRequest request, String node) throws BindFailure {
-        var snapshot = index.snapshot(node, key).orElseThrow(() -> new BindFailure("node " + node + " is unregistered"));
-        var rooms = quotas.rooms(pod.getMetadata().getNamespace(), key);
-        if (!snapshot.failClosed().isEmpty()) {
-            throw new BindFailure("node " + node + " fails closed: " + String.join("; ", snapshot.failClosed()));
-        }
-        Map<String, String> annotations = annotations(pod);
-        NodePlacement.Policy placement;
+        PodPlacement placement;
         try {
-            placement = policy.placementFor(annotations, backends);
+            placement = PodPlacement.of(pod, request, backends, policy, quotas);
         } catch (ScoringWeights.InvalidWeightsException e) {
             throw new BindFailure(e.getMessage());
         }
-        return switch (NodePlacement.place(request, snapshot.view(), backends, placement, annotations, rooms)) {
+        return switch (placement.on(index.snapshot(node, key).orElse(null))) {
             case Placement.Placed p -> p;
-            case Placement.Unplaced u -> throw new BindFailure("pod no longer fits on node " + node + ": " + u.reason());
+            case Placement.Unplaced u -> throw new BindFailure(u.denial().bindError(node));
         };
     }
 
-    /** One merge patch carrying the whole decision (D4). Stale keys of vendors not chosen are removed. */
+    /** One merge patch carrying the whole decision (design D4). Stale keys of vendors not chosen are removed. */
     private Pod patchDecision(Pod pod, String node, Placement.Placed placed, String now) {
         Map<String, String> set = new HashMap<>();
         set.put(ProtocolKeys.VGPU_NODE, node);
@@ -363,7 +455,8 @@ public final class Binder {
         Map<String, String> labels = new HashMap<>();
         labels.put(ProtocolKeys.VGPU_NODE, isLabelValue(node) ? node : null);
         String patch = AnnotationPatch.mergePatch(set, labels, null);
-        return MergePatches.pod(client, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), patch);
+        return MergePatches.pod(
+                client, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), patch);
     }
 
     /**
@@ -374,8 +467,16 @@ public final class Binder {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         Binding binding = new BindingBuilder()
-                .withNewMetadata().withName(name).withNamespace(ns).withUid(pod.getMetadata().getUid()).endMetadata()
-                .withNewTarget().withApiVersion("v1").withKind("Node").withName(node).endTarget()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .withUid(pod.getMetadata().getUid())
+                .endMetadata()
+                .withNewTarget()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(node)
+                .endTarget()
                 .build();
         client.raw("/api/v1/namespaces/" + ns + "/pods/" + name + "/binding", "POST", binding);
     }
@@ -383,7 +484,9 @@ public final class Binder {
     private boolean boundTo(String ns, String name, String node) {
         try {
             Pod now = client.pods().inNamespace(ns).withName(name).get();
-            return now != null && now.getSpec() != null && node.equals(now.getSpec().getNodeName());
+            return now != null
+                    && now.getSpec() != null
+                    && node.equals(now.getSpec().getNodeName());
         } catch (KubernetesClientException e) {
             return false;
         }
@@ -408,7 +511,9 @@ public final class Binder {
     }
 
     private static Map<String, String> annotations(Pod pod) {
-        return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        return pod.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : pod.getMetadata().getAnnotations();
     }
 
     private static boolean blank(String s) {

@@ -27,8 +27,7 @@ final class CachedFields {
     /** Keeps whole objects, as before they were cut: only for the memory benchmark's "before" figure. */
     private static final boolean KEEP_WHOLE = Boolean.getBoolean("hami.bench.wholeObjects");
 
-    private CachedFields() {
-    }
+    private CachedFields() {}
 
     /** {@code cut} as informers apply it: null (whole objects) under the memory benchmark's "before" switch. */
     static UnaryOperator<GenericKubernetesResource> applied(UnaryOperator<GenericKubernetesResource> cut) {

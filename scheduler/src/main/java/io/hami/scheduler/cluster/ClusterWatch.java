@@ -37,69 +37,104 @@ public final class ClusterWatch implements AutoCloseable {
         void gone(String node);
 
         /** An object of {@code resource} ({@code pods}, {@code nodes}, {@code resourcequotas}) could not be decoded. */
-        default void undecodable(String resource) {
-        }
+        default void undecodable(String resource) {}
     }
 
     private static ResourceDefinitionContext core(String kind, String plural, boolean namespaced) {
-        return new ResourceDefinitionContext.Builder().withGroup("").withVersion("v1").withKind(kind).withPlural(plural)
-                .withNamespaced(namespaced).build();
+        return new ResourceDefinitionContext.Builder()
+                .withGroup("")
+                .withVersion("v1")
+                .withKind(kind)
+                .withPlural(plural)
+                .withNamespaced(namespaced)
+                .build();
     }
 
-    public ClusterWatch(KubernetesClient client, UsageIndex index, NodeInventory inventory, QuotaBook quotaBook,
-                        DeviceBackends backends, NodeEvents events, Clock clock) {
-        nodes = new TolerantInformer<>(client, core("Node", "nodes", false), Node.class, CachedFields.applied(CachedFields::node),
+    public ClusterWatch(
+            KubernetesClient client,
+            UsageIndex index,
+            NodeInventory inventory,
+            QuotaBook quotaBook,
+            DeviceBackends backends,
+            NodeEvents events,
+            Clock clock) {
+        nodes = new TolerantInformer<>(
+                client,
+                core("Node", "nodes", false),
+                Node.class,
+                CachedFields.applied(CachedFields::node),
                 new TolerantInformer.Handler<>() {
-            @Override
-            public void decoded(Node old, Node node) {
-                inventory.refresh(node);
-                String before = old == null ? null : lock(old);
-                if (before != null && !before.equals(lock(node))) {
-                    try {
-                        var held = Duration.between(NodeLockCodec.decode(before).time().toInstant(), clock.instant());
-                        events.lockReleased(node.getMetadata().getName(), held.isNegative() ? Duration.ZERO : held);
-                    } catch (AnnotationFormatException e) {
-                        // an unreadable lock has no start time to measure from
+                    @Override
+                    public void decoded(Node old, Node node) {
+                        inventory.refresh(node);
+                        String before = old == null ? null : lock(old);
+                        if (before != null && !before.equals(lock(node))) {
+                            try {
+                                var held = Duration.between(
+                                        NodeLockCodec.decode(before).time().toInstant(), clock.instant());
+                                events.lockReleased(
+                                        node.getMetadata().getName(), held.isNegative() ? Duration.ZERO : held);
+                            } catch (AnnotationFormatException e) {
+                                // an unreadable lock has no start time to measure from
+                            }
+                        }
                     }
-                }
-            }
 
-            @Override
-            public void undecodable(String name, GenericKubernetesResource raw, Node previous, String reason) {
-                events.undecodable("nodes");
-                inventory.unreadable(name, "node " + name + " cannot be read: " + reason);
-            }
+                    @Override
+                    public void undecodable(String name, GenericKubernetesResource raw, Node previous, String reason) {
+                        events.undecodable("nodes");
+                        inventory.unreadable(name, "node " + name + " cannot be read: " + reason);
+                    }
 
-            @Override
-            public void deleted(String name, Node previous) {
-                inventory.remove(name);
-                events.gone(name);
-            }
-        });
-        pods = new TolerantInformer<>(client, core("Pod", "pods", true), Pod.class, CachedFields.applied(CachedFields::pod),
+                    @Override
+                    public void deleted(String name, Node previous) {
+                        inventory.remove(name);
+                        events.gone(name);
+                    }
+                });
+        pods = new TolerantInformer<>(
+                client,
+                core("Pod", "pods", true),
+                Pod.class,
+                CachedFields.applied(CachedFields::pod),
                 new TolerantInformer.Handler<>() {
-            @Override
-            public void decoded(Pod old, Pod pod) {
-                index.putPod(key(pod), PodUsage.of(pod, backends), pod.getMetadata().getResourceVersion());
-            }
+                    @Override
+                    public void decoded(Pod old, Pod pod) {
+                        index.putPod(
+                                key(pod),
+                                PodUsage.of(pod, backends),
+                                pod.getMetadata().getResourceVersion());
+                    }
 
-            @Override
-            public void undecodable(String key, GenericKubernetesResource raw, Pod previous, String reason) {
-                events.undecodable("pods");
-                Map<String, String> annotations = raw.getMetadata().getAnnotations() == null ? Map.of() : raw.getMetadata().getAnnotations();
-                // Only a pod that carries an allocation can hold devices; its node fails closed until it can be read.
-                boolean holds = backends.all().stream().anyMatch(b -> annotations.containsKey(b.keys().allocatedKey()));
-                String node = holds ? countedNode(raw, previous) : null;
-                index.putPod(key, node == null ? new PodUsage.NotCounted() : new PodUsage.Undecodable(node, "pod " + key
-                        + " cannot be read: " + reason), raw.getMetadata().getResourceVersion());
-            }
+                    @Override
+                    public void undecodable(String key, GenericKubernetesResource raw, Pod previous, String reason) {
+                        events.undecodable("pods");
+                        Map<String, String> annotations = raw.getMetadata().getAnnotations() == null
+                                ? Map.of()
+                                : raw.getMetadata().getAnnotations();
+                        // Only a pod that carries an allocation can hold devices; its node fails closed until it can be
+                        // read.
+                        boolean holds = backends.all().stream()
+                                .anyMatch(b -> annotations.containsKey(b.keys().allocatedKey()));
+                        String node = holds ? countedNode(raw, previous) : null;
+                        index.putPod(
+                                key,
+                                node == null
+                                        ? new PodUsage.NotCounted()
+                                        : new PodUsage.Undecodable(node, "pod " + key + " cannot be read: " + reason),
+                                raw.getMetadata().getResourceVersion());
+                    }
 
-            @Override
-            public void deleted(String key, Pod previous) {
-                index.removePod(key);
-            }
-        });
-        quotas = new TolerantInformer<>(client, core("ResourceQuota", "resourcequotas", true), ResourceQuota.class, null,
+                    @Override
+                    public void deleted(String key, Pod previous) {
+                        index.removePod(key);
+                    }
+                });
+        quotas = new TolerantInformer<>(
+                client,
+                core("ResourceQuota", "resourcequotas", true),
+                ResourceQuota.class,
+                null,
                 new TolerantInformer.Handler<>() {
                     @Override
                     public void decoded(ResourceQuota old, ResourceQuota quota) {
@@ -107,7 +142,8 @@ public final class ClusterWatch implements AutoCloseable {
                     }
 
                     @Override
-                    public void undecodable(String key, GenericKubernetesResource raw, ResourceQuota previous, String reason) {
+                    public void undecodable(
+                            String key, GenericKubernetesResource raw, ResourceQuota previous, String reason) {
                         // Quotas are admin-owned: the last readable limits keep applying.
                         events.undecodable("resourcequotas");
                         if (previous != null) {
@@ -155,6 +191,11 @@ public final class ClusterWatch implements AutoCloseable {
 
     public static String key(Pod pod) {
         return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+
+    /** How far the pod informer has put every pod change into the usage index. */
+    public WatchHorizon podsHorizon() {
+        return pods.horizon();
     }
 
     public boolean hasSynced() {

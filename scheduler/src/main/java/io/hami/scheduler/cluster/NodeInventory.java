@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class NodeInventory {
     private final UsageIndex index;
     private final DeviceBackends backends;
-    /** Node name to the vendors whose devices are withdrawn there (D3). */
+    /** Node name to the vendors whose devices are withdrawn there (design D3, docs/design.md#d3). */
     private final Map<String, Set<String>> unhealthy = new ConcurrentHashMap<>();
 
     public NodeInventory(UsageIndex index, DeviceBackends backends) {
@@ -40,11 +40,12 @@ public final class NodeInventory {
             switch (b.discover(node)) {
                 case Discovery.Found f -> devices.put(b.vendor(), f.devices());
                 case Discovery.Invalid i -> invalid.put(b.vendor(), i.reason());
-                case Discovery.Absent a -> {
-                }
+                case Discovery.Absent a -> {}
             }
         }
-        var annotations = node.getMetadata().getAnnotations() == null ? Map.<String, String>of() : node.getMetadata().getAnnotations();
+        var annotations = node.getMetadata().getAnnotations() == null
+                ? Map.<String, String>of()
+                : node.getMetadata().getAnnotations();
         index.putNode(name, annotations, devices, invalid);
     }
 

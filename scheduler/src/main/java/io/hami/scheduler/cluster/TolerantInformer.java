@@ -47,35 +47,57 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
     private final SharedIndexInformer<GenericKubernetesResource> informer;
     private final Map<String, T> decoded = new ConcurrentHashMap<>();
     private final String resource;
+    private final WatchHorizon horizon = new WatchHorizon();
 
     /** {@code cut} keeps of each raw object what is read before it is decoded (null: the whole object). */
-    TolerantInformer(KubernetesClient client, ResourceDefinitionContext context, Class<T> type,
-                     UnaryOperator<GenericKubernetesResource> cut, Handler<T> handler) {
+    TolerantInformer(
+            KubernetesClient client,
+            ResourceDefinitionContext context,
+            Class<T> type,
+            UnaryOperator<GenericKubernetesResource> cut,
+            Handler<T> handler) {
         this.resource = context.getPlural();
         KubernetesSerialization serialization = client.getKubernetesSerialization();
         var all = client.genericKubernetesResources(context);
         // Listed in pages: one answer with 40,000 whole pods would be hundreds of MiB on the heap at once.
-        informer = context.isNamespaceScoped() ? all.inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
+        informer = context.isNamespaceScoped()
+                ? all.inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
                 : all.withLimit(LIST_PAGE).runnableInformer(0);
         informer.itemStore(new NamesOnly());
         // Once started, a failed list or watch is retried (with fabric8's backoff) for as long as we run; at start it
         // fails the start, so a scheduler that cannot read the cluster says so instead of waiting.
         informer.exceptionHandler((started, e) -> started);
+        // fabric8 hands list boundaries and changes to the handler in one order, on one thread.
         informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onBeforeList(String resourceVersion) {
+                horizon.listStarted();
+            }
+
+            @Override
+            public void onList(String resourceVersion, boolean initial) {
+                horizon.listed(resourceVersion);
+            }
+
             @Override
             public void onAdd(GenericKubernetesResource raw) {
                 accept(raw);
+                horizon.handled(raw.getMetadata().getResourceVersion());
             }
 
             @Override
             public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource raw) {
                 accept(raw);
+                horizon.handled(raw.getMetadata().getResourceVersion());
             }
 
             @Override
             public void onDelete(GenericKubernetesResource raw, boolean unknownFinalState) {
                 String key = Cache.metaNamespaceKeyFunc(raw);
                 handler.deleted(key, decoded.remove(key));
+                if (!unknownFinalState) {
+                    horizon.handled(raw.getMetadata().getResourceVersion());
+                }
             }
 
             private void accept(GenericKubernetesResource raw) {
@@ -85,8 +107,12 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
                     value = decode(serialization, raw, type, cut);
                 } catch (RuntimeException e) {
                     String reason = ExtenderJson.describe(e);
-                    LOG.warn("{} {} (resourceVersion {}) cannot be read, skipped until it changes: {}", resource, key,
-                            raw.getMetadata().getResourceVersion(), reason);
+                    LOG.warn(
+                            "{} {} (resourceVersion {}) cannot be read, skipped until it changes: {}",
+                            resource,
+                            key,
+                            raw.getMetadata().getResourceVersion(),
+                            reason);
                     handler.undecodable(key, raw, decoded.remove(key), reason);
                     return;
                 }
@@ -100,8 +126,11 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
      * {@code raw} as a {@code type}, cut first by {@code cut} (null: whole): what makes 40,000 cached pods fit the
      * Deployment's heap, and is cheaper to decode too.
      */
-    static <T extends HasMetadata> T decode(KubernetesSerialization serialization, GenericKubernetesResource raw, Class<T> type,
-                                            UnaryOperator<GenericKubernetesResource> cut) {
+    static <T extends HasMetadata> T decode(
+            KubernetesSerialization serialization,
+            GenericKubernetesResource raw,
+            Class<T> type,
+            UnaryOperator<GenericKubernetesResource> cut) {
         if (cut == null) {
             return serialization.convertValue(raw, type);
         }
@@ -109,6 +138,11 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
         // The informer has decoded the metadata already: it is copied, not converted again.
         value.setMetadata(CachedFields.metadata(raw.getMetadata()));
         return value;
+    }
+
+    /** How far this informer has handed every change to its handler. */
+    WatchHorizon horizon() {
+        return horizon;
     }
 
     /** Listed once and watching now: what this informer tells is current. */
@@ -153,8 +187,12 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
             var slim = new GenericKubernetesResource();
             slim.setApiVersion(obj.getApiVersion());
             slim.setKind(obj.getKind());
-            slim.setMetadata(new ObjectMetaBuilder().withName(meta.getName()).withNamespace(meta.getNamespace())
-                    .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion()).build());
+            slim.setMetadata(new ObjectMetaBuilder()
+                    .withName(meta.getName())
+                    .withNamespace(meta.getNamespace())
+                    .withUid(meta.getUid())
+                    .withResourceVersion(meta.getResourceVersion())
+                    .build());
             return items.put(key, slim);
         }
 

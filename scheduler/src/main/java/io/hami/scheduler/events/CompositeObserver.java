@@ -18,8 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class CompositeObserver {
     private static final Logger LOG = LoggerFactory.getLogger(CompositeObserver.class);
 
-    private CompositeObserver() {
-    }
+    private CompositeObserver() {}
 
     public static FilterObserver filter(FilterObserver... observers) {
         List<FilterObserver> all = List.of(observers);

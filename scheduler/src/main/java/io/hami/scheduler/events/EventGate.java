@@ -11,7 +11,11 @@ import java.util.Map;
  * {@code repeatAfter}, and all pods together at most {@code burst} at once, refilled at {@code perSecond}.
  */
 final class EventGate {
-    enum Verdict { WRITE, REPEAT, RATE_LIMITED }
+    enum Verdict {
+        WRITE,
+        REPEAT,
+        RATE_LIMITED
+    }
 
     private final Clock clock;
     private final long repeatAfterNanos;
@@ -19,6 +23,7 @@ final class EventGate {
     private final int burst;
     /** Pod and outcome to when its event was written (nanoseconds of the clock), least recent first; bounded. */
     private final LinkedHashMap<String, Long> written;
+
     private double tokens;
     private long refilledAt;
 

@@ -2,15 +2,15 @@ package io.hami.scheduler.extender;
 
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.hami.protocol.fit.QuotaRoom;
 import io.hami.protocol.spi.DeviceBackends;
-import io.hami.scheduler.fit.NodePlacement;
+import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.fit.NodeScore;
 import io.hami.scheduler.fit.PodRequest;
 import io.hami.scheduler.fit.ScoringWeights;
 import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.UsageIndex;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,12 +20,10 @@ import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /**
- * Filter and prioritize (DECISIONS D6): read-only questions answered from the usage index. Filter returns
+ * Filter and prioritize (design D6, docs/design.md#d6): read-only questions answered from the usage index. Filter returns
  * every fitting node and a reason for each other one; prioritize scores the fitting nodes 0..10.
  */
 public final class Extender {
-    /** Reason for a candidate the index has no inventory for. */
-    static final String UNREGISTERED = "node unregistered";
     static final String NOT_LEADER = "this hami scheduler is not the leader; retry against the leader";
     /** Candidate count from which filter uses every core; a node costs tens of nanoseconds on the fast path. */
     private static final int PARALLEL_FROM = 2048;
@@ -40,14 +38,25 @@ public final class Extender {
     private final QuotaBook quotas;
     private final Predicate<String> lockHeld;
 
-    public Extender(UsageIndex index, QuotaBook quotas, DeviceBackends backends, SchedulingPolicy policy,
-                    BooleanSupplier leader, FilterObserver observer) {
+    public Extender(
+            UsageIndex index,
+            QuotaBook quotas,
+            DeviceBackends backends,
+            SchedulingPolicy policy,
+            BooleanSupplier leader,
+            FilterObserver observer) {
         this(index, quotas, backends, policy, leader, observer, node -> false);
     }
 
     /** {@code lockHeld} tells whether a node's lock is held (as last seen): prioritize prefers free ones ({@link #lockPreference}). */
-    public Extender(UsageIndex index, QuotaBook quotas, DeviceBackends backends, SchedulingPolicy policy,
-                    BooleanSupplier leader, FilterObserver observer, Predicate<String> lockHeld) {
+    public Extender(
+            UsageIndex index,
+            QuotaBook quotas,
+            DeviceBackends backends,
+            SchedulingPolicy policy,
+            BooleanSupplier leader,
+            FilterObserver observer,
+            Predicate<String> lockHeld) {
         this.lockHeld = lockHeld;
         this.index = index;
         this.quotas = quotas;
@@ -69,7 +78,8 @@ public final class Extender {
         PodRequest request = PodRequest.of(pod, backends);
         if (request.isEmpty()) {
             return args.nodeNames() == null && args.nodes() != null
-                    ? new FilterResult(args.nodes(), null, Map.of(), null, "") : FilterResult.of(candidates, Map.of());
+                    ? new FilterResult(args.nodes(), null, Map.of(), null, "")
+                    : FilterResult.of(candidates, Map.of());
         }
         long start = System.nanoTime();
         CandidateCheck check;
@@ -79,34 +89,48 @@ public final class Extender {
             return FilterResult.error(e.getMessage());
         }
         int n = candidates.size();
-        var reasons = new String[n];
+        var reasons = new Denial[n];
         if (n >= PARALLEL_FROM) {
             // Nodes are independent; large candidate lists are checked on all cores, as upstream scores concurrently.
-            IntStream.range(0, (n + CHUNK - 1) / CHUNK).parallel().forEach(c -> whyNot(check, candidates, reasons, c * CHUNK,
-                    Math.min(n, c * CHUNK + CHUNK)));
+            IntStream.range(0, (n + CHUNK - 1) / CHUNK)
+                    .parallel()
+                    .forEach(c -> whyNot(check, candidates, reasons, c * CHUNK, Math.min(n, c * CHUNK + CHUNK)));
         } else {
             whyNot(check, candidates, reasons, 0, n);
         }
-        var fitting = new ArrayList<String>();
-        var failed = new LinkedHashMap<String, String>();
+        var fitting = new ArrayList<String>(n); // sized once: growing it node by node showed in /filter's profile
+        var denials = new LinkedHashMap<String, Denial>();
         for (int i = 0; i < n; i++) {
             if (reasons[i] == null) {
                 fitting.add(candidates.get(i));
             } else {
-                failed.put(candidates.get(i), reasons[i]);
+                denials.put(candidates.get(i), reasons[i]);
             }
         }
-        observer.filtered(pod, fitting, failed, java.time.Duration.ofNanos(System.nanoTime() - start));
+        observer.filtered(
+                pod,
+                fitting,
+                Collections.unmodifiableMap(denials),
+                java.time.Duration.ofNanos(System.nanoTime() - start));
+        var failed = new FailedNodes(denials); // upstream's texts, built as the reply is written
         if (args.nodeNames() == null && args.nodes() != null) {
             // nodeCacheCapable: false — kube-scheduler sent whole Node objects and expects them back.
             var fits = new HashSet<>(fitting);
-            var kept = args.nodes().getItems().stream().filter(node -> fits.contains(node.getMetadata().getName())).toList();
-            return new FilterResult(new NodeList(args.nodes().getApiVersion(), kept, args.nodes().getKind(), null), null, failed, null, "");
+            var kept = args.nodes().getItems().stream()
+                    .filter(node -> fits.contains(node.getMetadata().getName()))
+                    .toList();
+            return new FilterResult(
+                    new NodeList(
+                            args.nodes().getApiVersion(), kept, args.nodes().getKind(), null),
+                    null,
+                    failed,
+                    null,
+                    "");
         }
         return FilterResult.of(fitting, failed);
     }
 
-    private static void whyNot(CandidateCheck check, List<String> candidates, String[] reasons, int from, int to) {
+    private static void whyNot(CandidateCheck check, List<String> candidates, Denial[] reasons, int from, int to) {
         for (int i = from; i < to; i++) {
             reasons[i] = check.whyNot(candidates.get(i));
         }
@@ -118,11 +142,7 @@ public final class Extender {
     }
 
     private CandidateCheck check(Pod pod, PodRequest request) throws ScoringWeights.InvalidWeightsException {
-        NodePlacement.Policy placement = policy.placementFor(annotations(pod), backends);
-        String namespace = pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
-        Map<String, QuotaRoom> rooms = namespace == null ? Map.of()
-                : quotas.rooms(namespace, namespace + "/" + pod.getMetadata().getName());
-        return new CandidateCheck(index, backends, request, placement, annotations(pod), rooms);
+        return new CandidateCheck(index, PodPlacement.of(pod, request, backends, policy, quotas));
     }
 
     public List<HostPriority> prioritize(ExtenderArgs args) {
@@ -130,7 +150,10 @@ public final class Extender {
         String nodePolicy = policy.nodePolicyFor(pod == null ? Map.of() : annotations(pod));
         var out = new ArrayList<HostPriority>();
         for (String node : candidates(args)) {
-            long score = lockPreference(index.snapshot(node).map(s -> NodeScore.priority(NodeScore.of(s.view()), nodePolicy)).orElse(0L),
+            long score = lockPreference(
+                    index.snapshot(node)
+                            .map(s -> NodeScore.priority(NodeScore.of(s.view()), nodePolicy))
+                            .orElse(0L),
                     lockHeld.test(node));
             out.add(new HostPriority(node, score));
         }
@@ -151,12 +174,16 @@ public final class Extender {
             return args.nodeNames();
         }
         if (args.nodes() != null && args.nodes().getItems() != null) {
-            return args.nodes().getItems().stream().map(n -> n.getMetadata().getName()).toList();
+            return args.nodes().getItems().stream()
+                    .map(n -> n.getMetadata().getName())
+                    .toList();
         }
         return List.of();
     }
 
     static Map<String, String> annotations(Pod pod) {
-        return pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        return pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : pod.getMetadata().getAnnotations();
     }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 
 /** kube-scheduler's {@code ExtenderArgs} (extender/v1): Go field names as keys. */
-public record ExtenderArgs(@JsonProperty("Pod") Pod pod, @JsonProperty("Nodes") NodeList nodes,
-                           @JsonProperty("NodeNames") List<String> nodeNames) {
-}
+public record ExtenderArgs(
+        @JsonProperty("Pod") Pod pod,
+        @JsonProperty("Nodes") NodeList nodes,
+        @JsonProperty("NodeNames") List<String> nodeNames) {}

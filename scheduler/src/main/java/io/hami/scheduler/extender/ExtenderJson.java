@@ -9,10 +9,11 @@ import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.exc.JacksonIOException;
 import tools.jackson.core.exc.StreamReadException;
-import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -20,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
  * decoder does; bodies capped so a huge request cannot exhaust memory.
  */
 public final class ExtenderJson {
-    /** Largest request body accepted (DECISIONS D6 and issue: 4 MiB). */
+    /** Largest request body accepted (design D6 in docs/design.md#d6: 4 MiB). */
     public static final int MAX_BODY = 4 * 1024 * 1024;
 
     static final JsonMapper MAPPER = JsonMapper.builder()
@@ -29,8 +30,7 @@ public final class ExtenderJson {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private ExtenderJson() {
-    }
+    private ExtenderJson() {}
 
     /** A request body that cannot be used; the message says why in one line. */
     public static final class BadBodyException extends Exception {
@@ -47,29 +47,68 @@ public final class ExtenderJson {
         }
     }
 
+    /**
+     * Reads {@code body} as {@code type}, parsing straight from the stream (no copy of the body first: a /filter body
+     * carries every node's name) and stopping at {@link #MAX_BODY} bytes.
+     */
     public static <T> T read(InputStream body, Class<T> type) throws BadBodyException {
-        byte[] bytes;
-        try {
-            bytes = body.readNBytes(MAX_BODY + 1);
-        } catch (IOException e) {
-            throw new BadBodyException(400, "could not read the request body: " + e.getMessage());
-        }
-        if (bytes.length > MAX_BODY) {
-            drain(body);
-            throw new BadBodyException(413, "request body exceeds " + MAX_BODY + " bytes");
-        }
         String name = wireName(type);
-        if (bytes.length == 0) {
-            throw new BadBodyException(400, "please send a request body (a JSON " + name + ")");
-        }
+        var bounded = new BoundedBody(body);
         try {
-            T value = MAPPER.readValue(bytes, type);
+            T value = MAPPER.readValue(bounded, type);
             if (value == null) {
                 throw new BadBodyException(400, "request body is JSON null, want a JSON " + name);
             }
             return value;
         } catch (JacksonException e) {
+            if (bounded.over) {
+                drain(body);
+                throw new BadBodyException(413, "request body exceeds " + MAX_BODY + " bytes");
+            }
+            if (e instanceof JacksonIOException && e.getCause() != null) {
+                throw new BadBodyException(
+                        400, "could not read the request body: " + e.getCause().getMessage());
+            }
+            if (bounded.count == 0) {
+                throw new BadBodyException(400, "please send a request body (a JSON " + name + ")");
+            }
             throw new BadBodyException(400, "malformed " + name + ": " + describe(e));
+        }
+    }
+
+    /** The request body up to {@link #MAX_BODY} bytes; reading past it fails. Closing it leaves the body open. */
+    private static final class BoundedBody extends InputStream {
+        private final InputStream body;
+        long count;
+        boolean over;
+
+        BoundedBody(InputStream body) {
+            this.body = body;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            // At most one byte past the limit: enough to tell a body over it from one of exactly MAX_BODY bytes.
+            int n = body.read(b, off, (int) Math.min(len, MAX_BODY + 1 - count));
+            if (n > 0) {
+                count += n;
+                if (count > MAX_BODY) {
+                    over = true;
+                    throw new IOException("request body exceeds " + MAX_BODY + " bytes");
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public void close() {
+            // the exchange closes the body; an oversized one is drained first
         }
     }
 
@@ -103,11 +142,14 @@ public final class ExtenderJson {
             return at + ": expected " + expected(m.getTargetType()) + got(token(m, message));
         }
         if (e instanceof InputCoercionException c) {
-            return at + ": expected " + expected(c.getTargetType()) + range(c.getTargetType()) + ", got a number out of that range";
+            return at + ": expected " + expected(c.getTargetType()) + range(c.getTargetType())
+                    + ", got a number out of that range";
         }
         if (e instanceof StreamReadException && field.isEmpty()) {
             var where = e.getLocation();
-            String location = where == null || where.getLineNr() < 0 ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
+            String location = where == null || where.getLineNr() < 0
+                    ? ""
+                    : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
             return "not valid JSON" + location + clean(message);
         }
         return at + ": value not accepted" + clean(message);
@@ -133,7 +175,8 @@ public final class ExtenderJson {
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** Texts that name Java or Jackson types, which mean nothing to the sender of a body. */
-    private static final Pattern INTERNAL = Pattern.compile("`|\\b(java|javax|jdk|sun|io|com|org|tools)\\.[a-z]|Exception|JsonToken|Feature");
+    private static final Pattern INTERNAL =
+            Pattern.compile("`|\\b(java|javax|jdk|sun|io|com|org|tools)\\.[a-z]|Exception|JsonToken|Feature");
 
     /** {@code ": message"} when the message speaks of JSON only, else nothing. */
     private static String clean(String message) {
@@ -191,8 +234,15 @@ public final class ExtenderJson {
         if (type == Boolean.class || type == boolean.class) {
             return "true or false";
         }
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class || type == Short.class
-                || type == short.class || type == Byte.class || type == byte.class || type == java.math.BigInteger.class) {
+        if (type == Integer.class
+                || type == int.class
+                || type == Long.class
+                || type == long.class
+                || type == Short.class
+                || type == short.class
+                || type == Byte.class
+                || type == byte.class
+                || type == java.math.BigInteger.class) {
             return "a whole number";
         }
         if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {

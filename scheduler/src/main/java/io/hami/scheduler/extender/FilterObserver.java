@@ -1,6 +1,7 @@
 package io.hami.scheduler.extender;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hami.scheduler.fit.Denial;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,11 +12,10 @@ public interface FilterObserver {
      * One filter call that reached a decision.
      *
      * @param fitting the nodes that fit
-     * @param failed  node to reason for the others
+     * @param failed  node to why it does not fit, for the others
      * @param took    wall time of the call
      */
-    void filtered(Pod pod, List<String> fitting, Map<String, String> failed, Duration took);
+    void filtered(Pod pod, List<String> fitting, Map<String, Denial> failed, Duration took);
 
-    FilterObserver NONE = (pod, fitting, failed, took) -> {
-    };
+    FilterObserver NONE = (pod, fitting, failed, took) -> {};
 }

@@ -5,5 +5,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /** One entry of kube-scheduler's {@code HostPriorityList}: score 0..10, highest best. */
 @JsonPropertyOrder({"Host", "Score"})
-public record HostPriority(@JsonProperty("Host") String host, @JsonProperty("Score") long score) {
-}
+public record HostPriority(
+        @JsonProperty("Host") String host,
+        @JsonProperty("Score") long score) {}

@@ -29,7 +29,7 @@ public record SchedulingPolicy(String nodePolicy, String gpuPolicy) {
             throws ScoringWeights.InvalidWeightsException {
         String gpu = podAnnotations.get(ProtocolKeys.GPU_SCHEDULER_POLICY);
         boolean numaBind = backends.all().stream().anyMatch(b -> b.numaBind(podAnnotations));
-        return new NodePlacement.Policy(gpu == null || gpu.isBlank() ? gpuPolicy : gpu.trim(),
-                ScoringWeights.of(podAnnotations), numaBind);
+        return new NodePlacement.Policy(
+                gpu == null || gpu.isBlank() ? gpuPolicy : gpu.trim(), ScoringWeights.of(podAnnotations), numaBind);
     }
 }

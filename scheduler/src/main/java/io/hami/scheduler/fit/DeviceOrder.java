@@ -8,11 +8,10 @@ import java.util.List;
 
 /**
  * Orders a node's devices by the device (GPU) policy before a vendor's fit walks them from the last
- * element (reference/upstream-scheduler.md §6.3): binpack tries the fullest device first, spread the emptiest.
+ * element (docs/upstream.md#device-score): binpack tries the fullest device first, spread the emptiest.
  */
 public final class DeviceOrder {
-    private DeviceOrder() {
-    }
+    private DeviceOrder() {}
 
     /** A device with its score for the container being placed. */
     record Scored(DeviceUsage usage, float score) {
@@ -36,7 +35,9 @@ public final class DeviceOrder {
             return chain(policy, numaBind);
         }
         if (policy.equals("mutex")) {
-            return Comparator.<Scored>comparingInt(s -> s.usage().used()).reversed().thenComparing(NUMA_ASC);
+            return Comparator.<Scored>comparingInt(s -> s.usage().used())
+                    .reversed()
+                    .thenComparing(NUMA_ASC);
         }
         if (numaBind) {
             Comparator<Scored> byScore = policy.equals("binpack") ? SCORE_ASC : SCORE_ASC.reversed();

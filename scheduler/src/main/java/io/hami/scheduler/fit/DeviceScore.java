@@ -3,10 +3,9 @@ package io.hami.scheduler.fit;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.fit.DeviceUsage;
 
-/** The device score of reference/upstream-scheduler.md §6.3, in float32 and Go's operation order. */
+/** The device score of docs/upstream.md#device-score, in float32 and Go's operation order. */
 final class DeviceScore {
-    private DeviceScore() {
-    }
+    private DeviceScore() {}
 
     static float of(DeviceUsage u, ContainerRequest request, ScoringWeights w) {
         var d = u.device();
@@ -21,7 +20,9 @@ final class DeviceScore {
         int mem = 0;
         if (counted) {
             int pct = request.memPercentagereq();
-            mem = pct != 0 && pct != ContainerRequest.NO_PERCENTAGE ? (int) ((long) d.devmem() * pct / 100) : request.memreq();
+            mem = pct != 0 && pct != ContainerRequest.NO_PERCENTAGE
+                    ? (int) ((long) d.devmem() * pct / 100)
+                    : request.memreq();
         }
         float slot = (float) w.slot() * (float) (req + u.used()) / (float) d.count();
         float cores = (float) w.core() * (float) (core + u.usedcores()) / (float) d.devcore();

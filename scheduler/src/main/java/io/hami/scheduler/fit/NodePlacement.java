@@ -16,21 +16,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Places a whole pod on one node (reference/upstream-scheduler.md §6.4): init containers one at a time on
+ * Places a whole pod on one node (docs/upstream.md#placement): init containers one at a time on
  * the node as it is (they run in sequence), app containers together. What the placed pod then holds on each
  * device (the larger of init peak and app total) is the usage index's business ({@code Collapse}). Pure:
  * the node view is not changed.
  */
 public final class NodePlacement {
-    /** Reason when a container asks for a vendor no backend handles. */
-    static final String DEVICE_TYPE_NOT_FOUND = "Device type not found";
-    /** Reason when a node has fewer devices of a vendor than one container asks for. */
-    static final String NODE_INSUFFICIENT_DEVICE = "NodeInsufficientDevice";
-    /** Reason prefix when the pod asks for an amount no vendor can represent (no node can take it). */
-    static final String UNREPRESENTABLE = "unrepresentable request: ";
-
-    private NodePlacement() {
-    }
+    private NodePlacement() {}
 
     /**
      * How devices are chosen for this pod.
@@ -39,17 +31,21 @@ public final class NodePlacement {
      * @param weights   device scoring weights
      * @param numaBind  whether devices are grouped by NUMA node first
      */
-    public record Policy(String gpuPolicy, ScoringWeights weights, boolean numaBind) {
-    }
+    public record Policy(String gpuPolicy, ScoringWeights weights, boolean numaBind) {}
 
     /**
      * Places {@code pod} under its namespace's quota: {@code rooms} per vendor keyword (none: unlimited). Each init
      * container must fit the room alone, the app containers together.
      */
-    public static Placement place(PodRequest pod, NodeView node, DeviceBackends backends, Policy policy,
-                                  Map<String, String> podAnnotations, Map<String, QuotaRoom> rooms) {
+    public static Placement place(
+            PodRequest pod,
+            NodeView node,
+            DeviceBackends backends,
+            Policy policy,
+            Map<String, String> podAnnotations,
+            Map<String, QuotaRoom> rooms) {
         if (pod.refusal() != null) {
-            return new Placement.Unplaced(UNREPRESENTABLE + pod.refusal());
+            return new Placement.Unplaced(Denial.unrepresentable(pod.refusal()));
         }
         int n = pod.containers().size();
         var grants = new TreeMap<String, List<List<ContainerDevice>>>();
@@ -63,7 +59,8 @@ public final class NodePlacement {
         // Init containers run one after another, each on the node as it is; app containers run together.
         for (int i = 0; i < pod.initCount(); i++) {
             if (!pod.containers().get(i).isEmpty()) {
-                String failure = fitContainer(i, pod, new Usage(node.devices()), node, backends, policy, podAnnotations, rooms, grants);
+                Denial failure = fitContainer(
+                        i, pod, new Usage(node.devices()), node, backends, policy, podAnnotations, rooms, grants);
                 if (failure != null) {
                     return new Placement.Unplaced(failure);
                 }
@@ -72,7 +69,7 @@ public final class NodePlacement {
         var app = new Usage(node.devices());
         for (int i = pod.initCount(); i < n; i++) {
             if (!pod.containers().get(i).isEmpty()) {
-                String failure = fitContainer(i, pod, app, node, backends, policy, podAnnotations, rooms, grants);
+                Denial failure = fitContainer(i, pod, app, node, backends, policy, podAnnotations, rooms, grants);
                 if (failure != null) {
                     return new Placement.Unplaced(failure);
                 }
@@ -83,36 +80,55 @@ public final class NodePlacement {
         return new Placement.Placed(devices);
     }
 
-    /** Fits container {@code i}, adding its grants to {@code usage} and {@code grants}; null or the reason. */
-    private static String fitContainer(int i, PodRequest pod, Usage usage, NodeView node, DeviceBackends backends,
-                                       Policy policy, Map<String, String> podAnnotations, Map<String, QuotaRoom> rooms,
-                                       Map<String, List<List<ContainerDevice>>> grants) {
+    /** Fits container {@code i}, adding its grants to {@code usage} and {@code grants}; null or why it does not. */
+    private static Denial fitContainer(
+            int i,
+            PodRequest pod,
+            Usage usage,
+            NodeView node,
+            DeviceBackends backends,
+            Policy policy,
+            Map<String, String> podAnnotations,
+            Map<String, QuotaRoom> rooms,
+            Map<String, List<List<ContainerDevice>>> grants) {
         for (Map.Entry<String, ContainerRequest> e : pod.containers().get(i).entrySet()) {
             String vendor = e.getKey();
             ContainerRequest request = e.getValue();
             DeviceBackend backend = backends.byVendor(vendor).orElse(null);
             if (backend == null) {
-                return DEVICE_TYPE_NOT_FOUND;
+                return Denial.NO_BACKEND;
             }
             List<DeviceUsage> devices = usage.of(vendor);
             if (request.nums() > devices.size()) {
-                return NODE_INSUFFICIENT_DEVICE;
+                return Denial.TOO_FEW_DEVICES;
             }
             var scored = new ArrayList<DeviceOrder.Scored>(devices.size());
             for (DeviceUsage d : devices) {
                 scored.add(new DeviceOrder.Scored(d, DeviceScore.of(d, request, policy.weights())));
             }
             var sorted = DeviceOrder.sort(scored, policy.gpuPolicy(), policy.numaBind());
-            List<ContainerDevice> earlier = i == 0 ? List.of() : grants.get(vendor).subList(0, i).stream().flatMap(List::stream).toList();
-            var context = new FitContext(podAnnotations, node.annotations(), policy.gpuPolicy(), earlier,
+            List<ContainerDevice> earlier = i == 0
+                    ? List.of()
+                    : grants.get(vendor).subList(0, i).stream()
+                            .flatMap(List::stream)
+                            .toList();
+            var context = new FitContext(
+                    podAnnotations,
+                    node.annotations(),
+                    policy.gpuPolicy(),
+                    earlier,
                     roomFor(i, pod, rooms.getOrDefault(vendor, QuotaRoom.UNLIMITED), grants.get(vendor)));
             switch (backend.fit(sorted, request, context)) {
                 case FitResult.NoFit noFit -> {
-                    return noFit.reason();
+                    return Denial.devices(noFit.counts(), noFit.total());
                 }
                 case FitResult.Fits fits -> {
                     for (FitResult.Grant g : fits.grants()) {
-                        usage.add(vendor, g.device().device().id(), g.entry().usedmem(), g.entry().usedcores());
+                        usage.add(
+                                vendor,
+                                g.device().device().id(),
+                                g.entry().usedmem(),
+                                g.entry().usedcores());
                         grants.get(vendor).get(i).add(g.entry());
                     }
                 }
@@ -160,7 +176,8 @@ public final class NodePlacement {
             if (changed == null) {
                 changed = new HashMap<>();
             }
-            List<DeviceUsage> list = changed.computeIfAbsent(vendor, v -> new ArrayList<>(base.getOrDefault(v, List.of())));
+            List<DeviceUsage> list =
+                    changed.computeIfAbsent(vendor, v -> new ArrayList<>(base.getOrDefault(v, List.of())));
             for (int k = 0; k < list.size(); k++) {
                 if (list.get(k).device().id().equals(id)) {
                     list.set(k, list.get(k).plus(mem, cores));

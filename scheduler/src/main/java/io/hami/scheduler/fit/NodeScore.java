@@ -4,15 +4,14 @@ import io.hami.protocol.fit.DeviceUsage;
 import java.util.List;
 
 /**
- * The node score of reference/upstream-scheduler.md §6.2: how full the node already is, over every device of
+ * The node score of docs/upstream.md#node-score: how full the node already is, over every device of
  * every vendor, before the pod is placed. Binpack prefers the fullest node, spread the emptiest.
  */
 public final class NodeScore {
     /** Highest priority an extender may return. */
     public static final int MAX_PRIORITY = 10;
 
-    private NodeScore() {
-    }
+    private NodeScore() {}
 
     /** {@code 10 * (Σused/Σcount + Σcores/Σtotalcores + Σmem/Σtotalmem)} in float32; 0 when a total is 0. */
     public static float of(NodeView node) {

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class NodeSummary {
     /** Distinct device types and modes in the cluster that get an id (a type check is asked once per id and pod). */
     static final int SHAPES = 1024;
+
     private static final ConcurrentHashMap<String, Integer> SHAPE_IDS = new ConcurrentHashMap<>();
     private static final AtomicInteger NEXT_SHAPE = new AtomicInteger();
     /** Shared cordon answers of nodes without cordoned devices, one per rules: one object, always in cache. */
@@ -28,8 +29,7 @@ public final class NodeSummary {
     /** The last cordon set worked out, with the rules it is for (it depends only on the node's annotations). */
     private volatile Cordon cordon;
 
-    private record Cordon(FitRules rules, Set<String> ids) {
-    }
+    private record Cordon(FitRules rules, Set<String> ids) {}
 
     /** One vendor's devices; read-only once built. */
     static final class Devices {
@@ -37,15 +37,18 @@ public final class NodeSummary {
         static final int USED = 1;
         /** {@code count - used}; both are never negative, so this cannot wrap. */
         static final int FREE_SLOTS = 2;
+
         static final int DEVMEM = 3;
         /** {@code devmem - usedmem} in int arithmetic, as the fit walk compares it. */
         static final int FREE_MEM = 4;
+
         static final int DEVCORE = 5;
         static final int USED_CORES = 6;
         /** {@code devcore - usedcores} in int arithmetic, as the fit walk compares it. */
         static final int FREE_CORES = 7;
         /** The id of the device's type and mode, or -1 past {@link #SHAPES}. */
         static final int SHAPE = 8;
+
         static final int STRIDE = 9;
 
         final DeviceUsage[] usages;
@@ -127,7 +130,9 @@ public final class NodeSummary {
         Cordon c = cordon;
         if (c == null || c.rules() != rules) {
             Set<String> ids = rules.cordoned(context);
-            c = ids.isEmpty() ? NONE_CORDONED.computeIfAbsent(rules, r -> new Cordon(r, Set.of())) : new Cordon(rules, ids);
+            c = ids.isEmpty()
+                    ? NONE_CORDONED.computeIfAbsent(rules, r -> new Cordon(r, Set.of()))
+                    : new Cordon(rules, ids);
             cordon = c;
         }
         return c.ids();

@@ -17,7 +17,6 @@ public sealed interface Placement {
         }
     }
 
-    /** The pod does not fit; {@code reason} is what filter reports for the node. */
-    record Unplaced(String reason) implements Placement {
-    }
+    /** The pod does not fit, and why. */
+    record Unplaced(Denial denial) implements Placement {}
 }

@@ -13,7 +13,7 @@ import java.util.TreeSet;
 
 /**
  * What a pod asks of each vendor, container by container: init containers first, then app containers,
- * so entry {@code i} lines up with entry {@code i} of the pod device strings (DECISIONS D2).
+ * so entry {@code i} lines up with entry {@code i} of the pod device strings (design D2, docs/design.md#d2).
  *
  * @param containers per container, the non-empty requests keyed by vendor keyword (sorted)
  * @param initCount  how many of the entries are init containers
@@ -22,7 +22,9 @@ import java.util.TreeSet;
  */
 public record PodRequest(List<Map<String, ContainerRequest>> containers, int initCount, String refusal) {
     public PodRequest {
-        containers = containers.stream().map(m -> (Map<String, ContainerRequest>) new TreeMap<>(m)).toList();
+        containers = containers.stream()
+                .map(m -> (Map<String, ContainerRequest>) new TreeMap<>(m))
+                .toList();
     }
 
     public static PodRequest of(Pod pod, DeviceBackends backends) {

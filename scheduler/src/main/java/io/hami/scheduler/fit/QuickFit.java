@@ -23,12 +23,22 @@ public final class QuickFit {
     /** Cores that mean a whole card; larger requests are clamped to it (as the fit walk does). */
     private static final int WHOLE_CARD_CORES = 100;
     /** The walk's per-device reasons; {@link #failure} answers an index into this, or {@link #PASSES}. */
-    private static final String[] REASONS = {Reasons.CARD_NOT_HEALTH, Reasons.CARD_CORDONED, Reasons.CARD_TYPE_MISMATCH,
-            Reasons.CARD_TIME_SLICING_EXHAUSTED, Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT, Reasons.CARD_INSUFFICIENT_MEMORY,
-            Reasons.CARD_INSUFFICIENT_CORE, Reasons.CARD_COMPUTE_UNITS_EXHAUSTED, Reasons.CARD_NOT_FOUND_CUSTOM_FILTER_RULE};
+    private static final String[] REASONS = {
+        Reasons.CARD_NOT_HEALTH,
+        Reasons.CARD_CORDONED,
+        Reasons.CARD_TYPE_MISMATCH,
+        Reasons.CARD_TIME_SLICING_EXHAUSTED,
+        Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT,
+        Reasons.CARD_INSUFFICIENT_MEMORY,
+        Reasons.CARD_INSUFFICIENT_CORE,
+        Reasons.CARD_COMPUTE_UNITS_EXHAUSTED,
+        Reasons.CARD_NOT_FOUND_CUSTOM_FILTER_RULE
+    };
+
     private static final int PASSES = -1;
-    /** The walk's messages, shared by every pod and node (they depend only on the counts). */
+    /** The walk's denials, shared by every pod and node (they depend only on the counts). */
     private static final ReasonTexts TEXTS = new ReasonTexts(REASONS, Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST);
+
     private static final int NOT_HEALTH = 0;
     private static final int CORDONED = 1;
     private static final int TYPE_MISMATCH = 2;
@@ -50,8 +60,12 @@ public final class QuickFit {
     /** Per vendor and device shape ({@link NodeSummary}): 0 not asked yet, 1 the type matches, 2 it does not. */
     private final byte[][] typeVerdicts;
 
-    private QuickFit(String[] vendors, ContainerRequest[] requests, FitRules[] rules, Map<String, String> podAnnotations,
-                     String gpuPolicy) {
+    private QuickFit(
+            String[] vendors,
+            ContainerRequest[] requests,
+            FitRules[] rules,
+            Map<String, String> podAnnotations,
+            String gpuPolicy) {
         this.vendors = vendors;
         this.requests = requests;
         this.rules = rules;
@@ -67,8 +81,12 @@ public final class QuickFit {
      *
      * @param podAnnotations immutable ({@link Map#copyOf}), as the full placement gets them
      */
-    public static QuickFit of(PodRequest pod, DeviceBackends backends, NodePlacement.Policy policy,
-                              Map<String, String> podAnnotations, Map<String, QuotaRoom> rooms) {
+    public static QuickFit of(
+            PodRequest pod,
+            DeviceBackends backends,
+            NodePlacement.Policy policy,
+            Map<String, String> podAnnotations,
+            Map<String, QuotaRoom> rooms) {
         if (pod.refusal() != null || policy.numaBind()) {
             return null;
         }
@@ -92,7 +110,9 @@ public final class QuickFit {
         for (Map.Entry<String, ContainerRequest> e : only.entrySet()) {
             DeviceBackend backend = backends.byVendor(e.getKey()).orElse(null);
             FitRules r = backend == null ? null : backend.fitRules().orElse(null);
-            if (r == null || r.numaBind(podContext) || selects(r.uuidSelector(), podAnnotations)
+            if (r == null
+                    || r.numaBind(podContext)
+                    || selects(r.uuidSelector(), podAnnotations)
                     || !rooms.getOrDefault(e.getKey(), QuotaRoom.UNLIMITED).isUnlimited()) {
                 return null;
             }
@@ -104,10 +124,10 @@ public final class QuickFit {
         return new QuickFit(vendors, requests, rules, podAnnotations, policy.gpuPolicy());
     }
 
-    /** Null when the pod fits on the node, else the reason, both exactly as {@link NodePlacement#place} answers. */
-    public String whyNot(NodeView node, NodeSummary summary) {
+    /** Null when the pod fits on the node, else why not, both exactly as {@link NodePlacement#place} answers. */
+    public Denial whyNot(NodeView node, NodeSummary summary) {
         for (int k = 0; k < vendors.length; k++) {
-            String failure = whyNot(k, node, summary);
+            Denial failure = whyNot(k, node, summary);
             if (failure != null) {
                 return failure;
             }
@@ -115,12 +135,12 @@ public final class QuickFit {
         return null;
     }
 
-    private String whyNot(int k, NodeView node, NodeSummary summary) {
+    private Denial whyNot(int k, NodeView node, NodeSummary summary) {
         ContainerRequest request = requests[k];
         NodeSummary.Devices d = summary.of(vendors[k]);
         int n = d == null ? 0 : d.size();
         if (request.nums() > n) {
-            return NodePlacement.NODE_INSUFFICIENT_DEVICE;
+            return Denial.TOO_FEW_DEVICES;
         }
         FitRules r = rules[k];
         Set<String> cordoned = n == 0 ? Set.of() : summary.cordonedIfKnown(r);
@@ -134,7 +154,7 @@ public final class QuickFit {
         if (n > ReasonTexts.MAX_PACKED) {
             return wideWhyNot(k, d, need, request, cores, on, r, cordoned);
         }
-        // One pass: stop at the need-th device that passes, else the counts per reason are complete for the message.
+        // One pass: stop at the need-th device that passes, else the counts per reason are complete for the denial.
         long counts = 0;
         int passed = 0;
         for (int i = 0; i < n; i++) {
@@ -147,9 +167,16 @@ public final class QuickFit {
         return TEXTS.of(counts);
     }
 
-    /** As the packed pass, for a vendor with more devices than a packed count holds: the message is built each time. */
-    private String wideWhyNot(int k, NodeSummary.Devices d, int need, ContainerRequest request, int cores, OnNode on,
-                              FitRules r, Set<String> cordoned) {
+    /** As the packed pass, for a vendor with more devices than a packed count holds: the denial is built each time. */
+    private Denial wideWhyNot(
+            int k,
+            NodeSummary.Devices d,
+            int need,
+            ContainerRequest request,
+            int cores,
+            OnNode on,
+            FitRules r,
+            Set<String> cordoned) {
         int n = d.size();
         var counts = new int[REASONS.length];
         int passed = 0;
@@ -161,7 +188,7 @@ public final class QuickFit {
                 return null;
             }
         }
-        return TEXTS.text(counts, passed, n);
+        return TEXTS.denial(counts, passed, n);
     }
 
     private FitContext nodeContext(NodeView node) {
@@ -186,8 +213,15 @@ public final class QuickFit {
     }
 
     /** The first check of the fit walk that device {@code i} fails, in the walk's order, or {@link #PASSES}. */
-    private int failure(int k, NodeSummary.Devices d, int i, ContainerRequest request, int cores, OnNode on, FitRules r,
-                        Set<String> cordoned) {
+    private int failure(
+            int k,
+            NodeSummary.Devices d,
+            int i,
+            ContainerRequest request,
+            int cores,
+            OnNode on,
+            FitRules r,
+            Set<String> cordoned) {
         int[] x = d.data;
         int b = i * NodeSummary.Devices.STRIDE;
         if (x[b + NodeSummary.Devices.HEALTHY] == 0) {

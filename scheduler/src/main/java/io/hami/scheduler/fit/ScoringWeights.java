@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Device scoring weights of the pod annotation {@code hami.io/device-scoring-weights}
- * ({@code slot=<int>,core=<int>,memory=<int>}; reference/upstream-scheduler.md §2.5).
+ * ({@code slot=<int>,core=<int>,memory=<int>}; docs/upstream.md#small-formats).
  */
 public record ScoringWeights(long slot, long core, long memory) {
     public static final String ANNOTATION = "hami.io/device-scoring-weights";

@@ -24,9 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The D3 handshake round, run every 15 s on the leader only: ask each vendor's rule about each node, write
- * the {@code Requesting_} stamps it asks for, withdraw the devices of vendors it finds unhealthy (and delete
- * their handshake annotation), and give them back when they recover.
+ * The handshake round of design D3 (docs/design.md#d3), run every 15 s on the leader only: ask each vendor's
+ * rule about each node, write the {@code Requesting_} stamps it asks for, withdraw the devices of vendors it finds
+ * unhealthy (and delete their handshake annotation), and give them back when they recover.
  */
 public final class HandshakeLoop {
     private static final Logger LOG = LoggerFactory.getLogger(HandshakeLoop.class);
@@ -40,10 +40,17 @@ public final class HandshakeLoop {
     private final Map<String, HealthMemory> memory = new ConcurrentHashMap<>();
     /** node/vendor to the unreadable {@code Requesting_} value last logged there: each is logged once. */
     private final Map<String, String> unreadableLogged = new ConcurrentHashMap<>();
+
     private final HandshakeObserver observer;
 
-    public HandshakeLoop(KubernetesClient client, DeviceBackends backends, NodeInventory inventory,
-                         Supplier<List<Node>> nodes, BooleanSupplier leader, Clock clock, HandshakeObserver observer) {
+    public HandshakeLoop(
+            KubernetesClient client,
+            DeviceBackends backends,
+            NodeInventory inventory,
+            Supplier<List<Node>> nodes,
+            BooleanSupplier leader,
+            Clock clock,
+            HandshakeObserver observer) {
         this.client = client;
         this.backends = backends;
         this.inventory = inventory;
@@ -69,7 +76,10 @@ public final class HandshakeLoop {
                 try {
                     node = client.nodes().withName(name).get();
                 } catch (KubernetesClientException e) {
-                    LOG.warn("node {}: cannot re-read before the handshake write, retrying next round: {}", name, e.getMessage());
+                    LOG.warn(
+                            "node {}: cannot re-read before the handshake write, retrying next round: {}",
+                            name,
+                            e.getMessage());
                     continue;
                 }
                 if (node == null) {
@@ -99,8 +109,13 @@ public final class HandshakeLoop {
                 }
                 boolean flipped = inventory.setHealthy(name, b.vendor(), v.healthy());
                 if (flipped) {
-                    LOG.info("node {}: {} devices {}", name, b.vendor(),
-                            v.healthy() ? "available again" : "withdrawn: handshake unanswered and no allocatable devices");
+                    LOG.info(
+                            "node {}: {} devices {}",
+                            name,
+                            b.vendor(),
+                            v.healthy()
+                                    ? "available again"
+                                    : "withdrawn: handshake unanswered and no allocatable devices");
                 }
                 changed |= flipped || v.refresh();
                 observer.verdict(name, b.vendor(), v);
@@ -113,14 +128,16 @@ public final class HandshakeLoop {
 
     /**
      * The verdict of every vendor that registered devices on {@code node}, without remembering anything yet. A vendor
-     * the node lacks gets no handshake (D3): asking it would be a node write every round, answered by nobody.
+     * the node lacks gets no handshake (design D3): asking it would be a node write every round, answered by nobody.
      */
     private Map<String, HealthVerdict> verdicts(Node node, java.time.Instant now) {
         var out = new HashMap<String, HealthVerdict>();
         String name = node.getMetadata().getName();
         for (DeviceBackend b : backends.all()) {
             if (b.discover(node) instanceof Discovery.Found) {
-                out.put(b.vendor(), b.checkHealth(node, now, memory.getOrDefault(name + "/" + b.vendor(), HealthMemory.NONE)));
+                out.put(
+                        b.vendor(),
+                        b.checkHealth(node, now, memory.getOrDefault(name + "/" + b.vendor(), HealthMemory.NONE)));
             } else {
                 memory.remove(name + "/" + b.vendor());
             }
@@ -128,7 +145,7 @@ public final class HandshakeLoop {
         return out;
     }
 
-    /** Handshake keys of vendors with no devices on {@code node} (no verdict), to delete: D3, removing devices deletes them. */
+    /** Handshake keys of vendors with no devices on {@code node} (no verdict), to delete: design D3, removing devices deletes them. */
     private Map<String, String> staleHandshakes(Node node, Map<String, HealthVerdict> verdicts) {
         var annotations = node.getMetadata().getAnnotations();
         var out = new HashMap<String, String>();
@@ -145,8 +162,11 @@ public final class HandshakeLoop {
 
     private void patchNode(String node, Map<String, String> annotations) {
         try {
-            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
-                    AnnotationPatch.mergePatch(annotations, Map.of(), null));
+            client.nodes()
+                    .withName(node)
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            AnnotationPatch.mergePatch(annotations, Map.of(), null));
         } catch (KubernetesClientException e) {
             LOG.warn("node {}: handshake patch failed, retrying next round: {}", node, e.getMessage());
         }
@@ -158,12 +178,19 @@ public final class HandshakeLoop {
         unreadableLogged.keySet().removeIf(k -> k.startsWith(node + "/"));
     }
 
-    /** A {@code Requesting_} value whose time cannot be read counts as expired (D3); says so once per node and value. */
+    /** A {@code Requesting_} value whose time cannot be read counts as expired (design D3); says so once per node and value. */
     private void logUnreadable(Node node, String name, DeviceBackend b) {
         var annotations = node.getMetadata().getAnnotations();
-        String value = annotations == null ? null : b.keys().handshakeKey().map(annotations::get).orElse(null);
-        if (HandshakeCheck.unreadableRequest(value) && !value.equals(unreadableLogged.put(name + "/" + b.vendor(), value))) {
-            LOG.warn("node {}: {} handshake value \"{}\" has no readable time; treated as an expired request", name, b.vendor(), value);
+        String value = annotations == null
+                ? null
+                : b.keys().handshakeKey().map(annotations::get).orElse(null);
+        if (HandshakeCheck.unreadableRequest(value)
+                && !value.equals(unreadableLogged.put(name + "/" + b.vendor(), value))) {
+            LOG.warn(
+                    "node {}: {} handshake value \"{}\" has no readable time; treated as an expired request",
+                    name,
+                    b.vendor(),
+                    value);
         }
     }
 }

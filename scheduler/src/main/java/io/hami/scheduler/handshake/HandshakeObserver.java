@@ -7,6 +7,5 @@ import io.hami.protocol.health.HealthVerdict;
 public interface HandshakeObserver {
     void verdict(String node, String vendor, HealthVerdict verdict);
 
-    HandshakeObserver NONE = (node, vendor, verdict) -> {
-    };
+    HandshakeObserver NONE = (node, vendor, verdict) -> {};
 }

@@ -66,13 +66,17 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
 
     private X509ExtendedKeyManager delegate() {
         try {
-            if (!Files.getLastModifiedTime(certFile).equals(certTime) || !Files.getLastModifiedTime(keyFile).equals(keyTime)) {
+            if (!Files.getLastModifiedTime(certFile).equals(certTime)
+                    || !Files.getLastModifiedTime(keyFile).equals(keyTime)) {
                 load();
                 LOG.info("reloaded TLS certificate {} and key {}", certFile, keyFile);
             }
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
-            LOG.warn("TLS certificate {} or key {} changed but cannot be loaded, keeping the previous pair: {}",
-                    certFile, keyFile, e.toString());
+            LOG.warn(
+                    "TLS certificate {} or key {} changed but cannot be loaded, keeping the previous pair: {}",
+                    certFile,
+                    keyFile,
+                    e.toString());
         }
         return current;
     }
@@ -93,7 +97,8 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
 
     /** PKCS#8, PKCS#1 (RSA) and SEC1 (EC) PEM keys, as certificate tools write them. */
     static PrivateKey readKey(Path file) throws IOException, GeneralSecurityException {
-        try (Reader r = Files.newBufferedReader(file); PEMParser parser = new PEMParser(r)) {
+        try (Reader r = Files.newBufferedReader(file);
+                PEMParser parser = new PEMParser(r)) {
             Object o = parser.readObject();
             // Bouncy Castle reads every form; its PKCS#8 re-encoding names the EC curve where the JDK looks for it.
             var converter = new JcaPEMKeyConverter().setProvider(new BouncyCastleProvider());
@@ -101,10 +106,12 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
                 case PEMKeyPair pair -> converter.getPrivateKey(pair.getPrivateKeyInfo());
                 case PrivateKeyInfo info -> converter.getPrivateKey(info);
                 case null -> throw new GeneralSecurityException("no PEM private key in " + file);
-                default -> throw new GeneralSecurityException("unsupported key in " + file + ": " + o.getClass().getSimpleName()
-                        + " (want an unencrypted PKCS#8, RSA or EC private key)");
+                default ->
+                    throw new GeneralSecurityException("unsupported key in " + file + ": "
+                            + o.getClass().getSimpleName() + " (want an unencrypted PKCS#8, RSA or EC private key)");
             };
-            String algorithm = key.getAlgorithm().equals("ECDSA") ? "EC" : key.getAlgorithm(); // Bouncy Castle's name for EC
+            String algorithm =
+                    key.getAlgorithm().equals("ECDSA") ? "EC" : key.getAlgorithm(); // Bouncy Castle's name for EC
             return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
         }
     }

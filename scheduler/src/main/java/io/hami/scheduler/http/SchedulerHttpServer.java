@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduler's HTTP(S) endpoints (DECISIONS D6): {@code POST /filter}, {@code /prioritize}, {@code /bind},
+ * The scheduler's HTTP(S) endpoints (design D6, docs/design.md#d6): {@code POST /filter}, {@code /prioritize}, {@code /bind},
  * {@code /webhook}, and {@code GET /healthz}, {@code /readyz}. Bad bodies get a clear {@code Error} and touch
  * nothing.
  */
@@ -35,12 +35,12 @@ public final class SchedulerHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerHttpServer.class);
 
     /** The operations behind the endpoints. */
-    public record Routes(Function<ExtenderArgs, FilterResult> filter,
-                         Function<ExtenderArgs, List<io.hami.scheduler.extender.HostPriority>> prioritize,
-                         Function<BindingArgs, BindingResult> bind,
-                         HttpHandler webhook,
-                         BooleanSupplier ready) {
-    }
+    public record Routes(
+            Function<ExtenderArgs, FilterResult> filter,
+            Function<ExtenderArgs, List<io.hami.scheduler.extender.HostPriority>> prioritize,
+            Function<BindingArgs, BindingResult> bind,
+            HttpHandler webhook,
+            BooleanSupplier ready) {}
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -48,6 +48,21 @@ public final class SchedulerHttpServer implements AutoCloseable {
     private SchedulerHttpServer(HttpServer server, ExecutorService executor) {
         this.server = server;
         this.executor = executor;
+    }
+
+    /** Seconds an idle kept-alive connection stays open: longer than Go's 90 s idle timeout in kube-scheduler's client. */
+    static final long IDLE_SECONDS = 120;
+
+    /**
+     * The JDK server closes a connection idle for 30 s. kube-scheduler's client keeps its connections 90 s and does not
+     * resend a POST that met a connection closed under it, so a filter or bind sent just as the server closed would
+     * fail the pod's cycle. Here the client always closes first. An operator's own {@code -D} setting stands. Read once
+     * per JVM, when the first JDK HTTP server starts (this one starts before the metrics server).
+     */
+    static void keepIdleConnectionsLongerThanClients() {
+        if (System.getProperty("sun.net.httpserver.idleInterval") == null) {
+            System.setProperty("sun.net.httpserver.idleInterval", Long.toString(IDLE_SECONDS));
+        }
     }
 
     /**
@@ -58,6 +73,7 @@ public final class SchedulerHttpServer implements AutoCloseable {
             throws IOException, GeneralSecurityException {
         // Without TCP_NODELAY a large filter answer waits ~40 ms for the client's delayed ACK.
         System.setProperty("sun.net.httpserver.nodelay", "true");
+        keepIdleConnectionsLongerThanClients();
         HttpServer server;
         if (cert != null && key != null) {
             var https = HttpsServer.create(address, 0);
@@ -68,18 +84,40 @@ public final class SchedulerHttpServer implements AutoCloseable {
         } else {
             server = HttpServer.create(address, 0);
         }
-        server.createContext("/filter", post(ex -> json(ex, 200, routes.filter().apply(ExtenderJson.read(ex.getRequestBody(), ExtenderArgs.class))),
-                FilterResult::error));
-        server.createContext("/prioritize", post(ex -> json(ex, 200, routes.prioritize().apply(ExtenderJson.read(ex.getRequestBody(), ExtenderArgs.class))),
-                msg -> new ErrorBody(msg)));
-        server.createContext("/bind", post(ex -> json(ex, 200, routes.bind().apply(ExtenderJson.read(ex.getRequestBody(), BindingArgs.class))),
-                BindingResult::new));
+        server.createContext(
+                "/filter",
+                post(
+                        ex -> json(
+                                ex,
+                                200,
+                                routes.filter().apply(ExtenderJson.read(ex.getRequestBody(), ExtenderArgs.class))),
+                        FilterResult::error));
+        server.createContext(
+                "/prioritize",
+                post(
+                        ex -> json(
+                                ex,
+                                200,
+                                routes.prioritize().apply(ExtenderJson.read(ex.getRequestBody(), ExtenderArgs.class))),
+                        msg -> new ErrorBody(msg)));
+        server.createContext(
+                "/bind",
+                post(
+                        ex -> json(
+                                ex,
+                                200,
+                                routes.bind().apply(ExtenderJson.read(ex.getRequestBody(), BindingArgs.class))),
+                        BindingResult::new));
         server.createContext("/webhook", routes.webhook());
         server.createContext("/healthz", ex -> text(ex, 200, "ok"));
         server.createContext("/readyz", ex -> {
             boolean ready = routes.ready().getAsBoolean();
-            text(ex, ready ? 200 : 503, ready ? "ok"
-                    : "not ready: not the leader, or the informers have not listed the cluster yet or their watch is down");
+            text(
+                    ex,
+                    ready ? 200 : 503,
+                    ready
+                            ? "ok"
+                            : "not ready: not the leader, or the informers have not listed the cluster yet or their watch is down");
         });
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
@@ -99,8 +137,9 @@ public final class SchedulerHttpServer implements AutoCloseable {
     }
 
     /** A body the endpoint cannot use. */
-    private record ErrorBody(@com.fasterxml.jackson.annotation.JsonProperty("Error") String error) {
-    }
+    private record ErrorBody(
+            @com.fasterxml.jackson.annotation.JsonProperty("Error")
+            String error) {}
 
     @FunctionalInterface
     private interface Body {

@@ -7,8 +7,7 @@ import java.util.UUID;
  * elector takes a Lease held under its own identity as its own, so two replicas with one identity would both lead.
  */
 public final class ElectionIdentity {
-    private ElectionIdentity() {
-    }
+    private ElectionIdentity() {}
 
     /**
      * {@code podName} (env {@code POD_NAME}, unique per pod) when set; otherwise {@code hostname} plus a random suffix,

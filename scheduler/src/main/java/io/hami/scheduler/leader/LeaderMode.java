@@ -2,11 +2,10 @@ package io.hami.scheduler.leader;
 
 import java.util.Objects;
 
-/** How a scheduler replica decides whether it leads (DECISIONS D6): only the leader filters, binds and runs the handshake. */
+/** How a scheduler replica decides whether it leads (design D6, docs/design.md#d6): only the leader filters, binds and runs the handshake. */
 public sealed interface LeaderMode {
     /** A single replica: always the leader. */
-    record Always() implements LeaderMode {
-    }
+    record Always() implements LeaderMode {}
 
     /** Campaigns for Lease {@code namespace/name} as {@code identity}. */
     record Elect(String namespace, String name, String identity) implements LeaderMode {

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether this replica leads (DECISIONS D6, {@link LeaderMode}): only the leader serves filter and bind and runs
+ * Whether this replica leads (design D6 in docs/design.md#d6, {@link LeaderMode}): only the leader serves filter and bind and runs
  * the handshake loop. It campaigns on a {@code coordination.k8s.io} Lease, follows the Lease of the kube-scheduler
  * in its pod, or, alone, always leads.
  */
@@ -33,7 +33,7 @@ public final class Leadership implements BooleanSupplier, AutoCloseable {
 
     private final AtomicBoolean leader;
     /** Stops the running election or follower on close. */
-    private volatile Runnable stop = () -> { };
+    private volatile Runnable stop = () -> {};
 
     private Leadership(boolean initial) {
         this.leader = new AtomicBoolean(initial);
@@ -58,27 +58,44 @@ public final class Leadership implements BooleanSupplier, AutoCloseable {
      */
     static Leadership follow(KubernetesClient client, LeaderMode.Follow mode, Clock clock, Runnable onStartedLeading) {
         var self = new Leadership(false);
-        var timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("hami-leader-follow").daemon().factory());
+        var timer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("hami-leader-follow").daemon().factory());
         Lease[] last = {null};
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                last[0] = client.resources(Lease.class).inNamespace(mode.namespace()).withName(mode.name()).get();
-            } catch (RuntimeException e) {
-                // a failed read (KubernetesClientException included) must not end the schedule
-                LOG.warn("cannot read lease {}/{}: {}", mode.namespace(), mode.name(), e.getMessage());
-            }
-            boolean leads = heldBy(last[0], mode.podName(), clock.instant());
-            if (leads != self.leader.getAndSet(leads)) {
-                String holder = last[0] == null || last[0].getSpec() == null ? null : last[0].getSpec().getHolderIdentity();
-                if (leads) {
-                    LOG.info("kube-scheduler of this pod ({}) leads lease {}/{}: leading", holder, mode.namespace(), mode.name());
-                    onStartedLeading.run();
-                } else {
-                    LOG.warn("lease {}/{} is held by {}, not by this pod's kube-scheduler: not leading", mode.namespace(),
-                            mode.name(), holder);
-                }
-            }
-        }, 0, FOLLOW_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        var unused = timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        last[0] = client.resources(Lease.class)
+                                .inNamespace(mode.namespace())
+                                .withName(mode.name())
+                                .get();
+                    } catch (RuntimeException e) {
+                        // a failed read (KubernetesClientException included) must not end the schedule
+                        LOG.warn("cannot read lease {}/{}: {}", mode.namespace(), mode.name(), e.getMessage());
+                    }
+                    boolean leads = heldBy(last[0], mode.podName(), clock.instant());
+                    if (leads != self.leader.getAndSet(leads)) {
+                        String holder = last[0] == null || last[0].getSpec() == null
+                                ? null
+                                : last[0].getSpec().getHolderIdentity();
+                        if (leads) {
+                            LOG.info(
+                                    "kube-scheduler of this pod ({}) leads lease {}/{}: leading",
+                                    holder,
+                                    mode.namespace(),
+                                    mode.name());
+                            onStartedLeading.run();
+                        } else {
+                            LOG.warn(
+                                    "lease {}/{} is held by {}, not by this pod's kube-scheduler: not leading",
+                                    mode.namespace(),
+                                    mode.name(),
+                                    holder);
+                        }
+                    }
+                },
+                0,
+                FOLLOW_PERIOD.toMillis(),
+                TimeUnit.MILLISECONDS);
         self.stop = timer::shutdownNow;
         return self;
     }
@@ -98,8 +115,8 @@ public final class Leadership implements BooleanSupplier, AutoCloseable {
     }
 
     /** Campaigns for {@code namespace/name} as {@code identity}, with kube-scheduler's usual timings. */
-    static Leadership elect(KubernetesClient client, String namespace, String name, String identity,
-                            Runnable onStartedLeading) {
+    static Leadership elect(
+            KubernetesClient client, String namespace, String name, String identity, Runnable onStartedLeading) {
         var self = new Leadership(false);
         var config = new LeaderElectionConfigBuilder()
                 .withName(name)

@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * Upstream's per-container gauges (upstream-scheduler.md §8.1): what each container of the pods the usage index
+ * Upstream's per-container gauges (docs/upstream.md#metrics): what each container of the pods the usage index
  * counts was granted of each device, read from their allocated annotations at scrape time. Served only with
  * {@code --container-metrics}: two series per container and device, so they grow with the pods.
  *
@@ -35,8 +35,10 @@ final class ContainerGrantCollector implements MultiCollector {
     static final String MEMORY = "hami_vgpu_memory_allocated_bytes";
     static final String CORES = "hami_vgpu_core_allocated_ratio";
     private static final double MIB = 1024 * 1024;
-    private static final MetricMetadata MEMORY_META = new MetricMetadata(MEMORY, "vGPU device memory allocated to a container");
-    private static final MetricMetadata CORES_META = new MetricMetadata(CORES, "vGPU device cores allocated to a container");
+    private static final MetricMetadata MEMORY_META =
+            new MetricMetadata(MEMORY, "vGPU device memory allocated to a container");
+    private static final MetricMetadata CORES_META =
+            new MetricMetadata(CORES, "vGPU device cores allocated to a container");
 
     private final Supplier<List<Pod>> pods;
     private final List<DeviceBackend> backends;
@@ -59,7 +61,7 @@ final class ContainerGrantCollector implements MultiCollector {
             }
             for (int b = 0; b < values.length; b++) {
                 String value = annotations.get(backends.get(b).keys().allocatedKey());
-                if (value != values[b] && !Objects.equals(value, values[b])) {
+                if (!Objects.equals(value, values[b])) {
                     return false;
                 }
             }
@@ -68,8 +70,7 @@ final class ContainerGrantCollector implements MultiCollector {
     }
 
     /** One container's share of one device. */
-    private record Key(int container, String device) {
-    }
+    private record Key(int container, String device) {}
 
     @Override
     public MetricSnapshots collect() {
@@ -161,8 +162,19 @@ final class ContainerGrantCollector implements MultiCollector {
         int i = 0;
         for (var e : mem.entrySet()) {
             Key k = e.getKey();
-            labels[i] = Labels.of("namespace", pod.getMetadata().getNamespace(), "node", node, "pod", pod.getMetadata().getName(),
-                    "container_index", Integer.toString(k.container()), "device_uuid", k.device(), "zone", DeviceUsageCollector.ZONE);
+            labels[i] = Labels.of(
+                    "namespace",
+                    pod.getMetadata().getNamespace(),
+                    "node",
+                    node,
+                    "pod",
+                    pod.getMetadata().getName(),
+                    "container_index",
+                    Integer.toString(k.container()),
+                    "device_uuid",
+                    k.device(),
+                    "zone",
+                    DeviceUsageCollector.ZONE);
             memOut[i] = e.getValue();
             coresOut[i] = cores.get(k);
             i++;

@@ -37,8 +37,7 @@ final class DeviceSeries {
     private static final double MIB = 1024 * 1024;
 
     /** One family: its name, help, which label set its samples carry, and its value per device. */
-    private record Family(String name, String help, int labels, Value value) {
-    }
+    private record Family(String name, String help, int labels, Value value) {}
 
     private interface Value {
         /** The sample's value, or NaN for no sample (the memory ratio of a device without memory). */
@@ -49,15 +48,34 @@ final class DeviceSeries {
     private static final int WITH_CORES = 1;
     private static final int OVERVIEW = 2;
 
-    /** Upstream's per-device families (upstream-scheduler.md §8.1), help texts as {@link DeviceUsageCollector} has them. */
+    /** Upstream's per-device families (docs/upstream.md#metrics), help texts as {@link DeviceUsageCollector} has them. */
     private static final Family[] FAMILIES = {
-        new Family(DeviceUsageCollector.MEMORY_LIMIT, "Device memory limit for a certain GPU", BASE, u -> u.device().devmem() * MIB),
-        new Family(DeviceUsageCollector.CORE_LIMIT, "Device core limit for a certain GPU", BASE, u -> u.device().devcore()),
-        new Family(DeviceUsageCollector.MEMORY_ALLOCATED, "Device memory allocated for a certain GPU", WITH_CORES, u -> u.usedmem() * MIB),
+        new Family(
+                DeviceUsageCollector.MEMORY_LIMIT,
+                "Device memory limit for a certain GPU",
+                BASE,
+                u -> u.device().devmem() * MIB),
+        new Family(
+                DeviceUsageCollector.CORE_LIMIT,
+                "Device core limit for a certain GPU",
+                BASE,
+                u -> u.device().devcore()),
+        new Family(
+                DeviceUsageCollector.MEMORY_ALLOCATED,
+                "Device memory allocated for a certain GPU",
+                WITH_CORES,
+                u -> u.usedmem() * MIB),
         new Family(DeviceUsageCollector.SHARED_COUNT, "Number of containers sharing this GPU", BASE, DeviceUsage::used),
-        new Family(DeviceUsageCollector.CORE_ALLOCATED, "Device core allocated for a certain GPU", BASE, DeviceUsage::usedcores),
+        new Family(
+                DeviceUsageCollector.CORE_ALLOCATED,
+                "Device core allocated for a certain GPU",
+                BASE,
+                DeviceUsage::usedcores),
         new Family(DeviceUsageCollector.OVERVIEW, "GPU overview on a certain node", OVERVIEW, u -> u.usedmem() * MIB),
-        new Family(DeviceUsageCollector.MEMORY_RATIO, "GPU Memory Allocated Percentage on a certain GPU", BASE,
+        new Family(
+                DeviceUsageCollector.MEMORY_RATIO,
+                "GPU Memory Allocated Percentage on a certain GPU",
+                BASE,
                 u -> u.device().devmem() > 0 ? (double) u.usedmem() / u.device().devmem() : Double.NaN),
     };
 
@@ -74,6 +92,7 @@ final class DeviceSeries {
 
     /** Each family's metadata lines in the text format 0.0.4 and in OpenMetrics (TYPE before HELP there). */
     private static final byte[][] TEXT_HEADERS = new byte[FAMILIES.length][];
+
     private static final byte[][] OPEN_METRICS_HEADERS = new byte[FAMILIES.length][];
 
     static {
@@ -95,6 +114,7 @@ final class DeviceSeries {
         NodeSnapshot source;
         /** The node's devices in output order (vendors by name, a UUID listed again left out). */
         final DeviceUsage[] rows;
+
         final byte[][] text;
         final int[][] ends;
         /** Whether a gzip scrape has compressed these lines in a block; guarded by the series. */
@@ -128,8 +148,7 @@ final class DeviceSeries {
     }
 
     /** One scrape's nodes in name order and, for gzip, the same as blocks (null for a plain scrape). */
-    record Lines(List<NodeLines> nodes, List<Block> blocks) {
-    }
+    record Lines(List<NodeLines> nodes, List<Block> blocks) {}
 
     /** Most nodes a block: 16 nodes × 8 GPUs are about 24 KB of text per family, past the cost of a deflate block. */
     static final int BLOCK = 16;
@@ -141,6 +160,7 @@ final class DeviceSeries {
     private Map<NodeLines, Block> blocks = new IdentityHashMap<>();
     /** Reused while rendering and compressing; guarded by this. */
     private final Deflater deflater = new Deflater(Deflater.BEST_SPEED, true);
+
     private final Bytes buffer = new Bytes(64 * 1024);
 
     DeviceSeries(UsageIndex index) {
@@ -266,7 +286,8 @@ final class DeviceSeries {
                         own = own == null ? new Deflater(Deflater.BEST_SPEED, true) : own;
                         out[k] = deflate(work.get(k), own, scratch);
                     } catch (RuntimeException | Error e) {
-                        failure.compareAndSet(null, e); // counted down all the same, so this thread does not wait forever
+                        failure.compareAndSet(
+                                null, e); // counted down all the same, so this thread does not wait forever
                     }
                 }
             } finally {
@@ -291,8 +312,7 @@ final class DeviceSeries {
             Thread.currentThread().interrupt();
         }
         switch (failure.get()) {
-            case null -> {
-            }
+            case null -> {}
             case RuntimeException e -> throw e;
             case Error e -> throw e;
             case Throwable e -> throw new IllegalStateException(e);
@@ -301,6 +321,7 @@ final class DeviceSeries {
     }
 
     /** Whether {@code now} has the devices and usage {@code before} was rendered from. */
+    @SuppressWarnings("ReferenceEquality") // the same snapshot object: nothing to compare
     static boolean same(NodeSnapshot before, NodeSnapshot now) {
         return before == now || before.view().devices().equals(now.view().devices());
     }
@@ -410,7 +431,8 @@ final class DeviceSeries {
                 } else {
                     int space = end - 2;
                     while (was[space] != ' ') {
-                        space--; // the value follows the last space: escaped label values may hold spaces, values do not
+                        space--; // the value follows the last space: escaped label values may hold spaces, values do
+                        // not
                     }
                     buffer.write(was, start, space + 1 - start);
                     buffer.value(v);
@@ -556,7 +578,9 @@ final class DeviceSeries {
 
         /** A sample value as {@link #sample} writes it (ASCII). */
         void value(double v) {
-            String s = v == Double.POSITIVE_INFINITY ? "+Inf" : v == Double.NEGATIVE_INFINITY ? "-Inf" : Double.toString(v);
+            String s = v == Double.POSITIVE_INFINITY
+                    ? "+Inf"
+                    : v == Double.NEGATIVE_INFINITY ? "-Inf" : Double.toString(v);
             ensure(s.length());
             for (int i = 0; i < s.length(); i++) {
                 bytes[size++] = (byte) s.charAt(i);

@@ -17,10 +17,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Upstream's per-device gauges (upstream-scheduler.md §8.1), read from the usage index at scrape time. Upstream
+ * Upstream's per-device gauges (docs/upstream.md#metrics), read from the usage index at scrape time. Upstream
  * serves a copy refreshed every 15 s by the register loop; the index is always current and one node costs
  * O(its devices), so there is nothing to refresh in the background.
  *
@@ -47,15 +48,21 @@ final class DeviceUsageCollector implements MultiCollector {
     /** Upstream registers these behind {@code WrapRegistererWith(zone="vGPU")}; dashboards select on it. */
     static final String ZONE = "vGPU";
 
-    private static final MetricMetadata MEMORY_LIMIT_META = new MetricMetadata(MEMORY_LIMIT, "Device memory limit for a certain GPU");
-    private static final MetricMetadata CORE_LIMIT_META = new MetricMetadata(CORE_LIMIT, "Device core limit for a certain GPU");
-    private static final MetricMetadata MEMORY_ALLOCATED_META = new MetricMetadata(MEMORY_ALLOCATED, "Device memory allocated for a certain GPU");
-    private static final MetricMetadata SHARED_META = new MetricMetadata(SHARED_COUNT, "Number of containers sharing this GPU");
-    private static final MetricMetadata CORE_ALLOCATED_META = new MetricMetadata(CORE_ALLOCATED, "Device core allocated for a certain GPU");
+    private static final MetricMetadata MEMORY_LIMIT_META =
+            new MetricMetadata(MEMORY_LIMIT, "Device memory limit for a certain GPU");
+    private static final MetricMetadata CORE_LIMIT_META =
+            new MetricMetadata(CORE_LIMIT, "Device core limit for a certain GPU");
+    private static final MetricMetadata MEMORY_ALLOCATED_META =
+            new MetricMetadata(MEMORY_ALLOCATED, "Device memory allocated for a certain GPU");
+    private static final MetricMetadata SHARED_META =
+            new MetricMetadata(SHARED_COUNT, "Number of containers sharing this GPU");
+    private static final MetricMetadata CORE_ALLOCATED_META =
+            new MetricMetadata(CORE_ALLOCATED, "Device core allocated for a certain GPU");
     private static final MetricMetadata OVERVIEW_META = new MetricMetadata(OVERVIEW, "GPU overview on a certain node");
-    private static final MetricMetadata MEMORY_RATIO_META = new MetricMetadata(MEMORY_RATIO, "GPU Memory Allocated Percentage on a certain GPU");
-    private static final MetricMetadata UNDECODABLE_META = new MetricMetadata(UNDECODABLE,
-            "Pods whose device allocation annotation cannot be read; their node takes no new pods");
+    private static final MetricMetadata MEMORY_RATIO_META =
+            new MetricMetadata(MEMORY_RATIO, "GPU Memory Allocated Percentage on a certain GPU");
+    private static final MetricMetadata UNDECODABLE_META = new MetricMetadata(
+            UNDECODABLE, "Pods whose device allocation annotation cannot be read; their node takes no new pods");
 
     private final UsageIndex index;
     /** The label sets of the inventory last scraped; replaced whole when any node's inventory differs. */
@@ -66,8 +73,7 @@ final class DeviceUsageCollector implements MultiCollector {
     }
 
     /** One device's series: where its usage goes in a scrape's arrays, and its three label sets. */
-    private record Row(int slot, DeviceInfo device, Labels base, Labels withCores, Labels overview) {
-    }
+    private record Row(int slot, DeviceInfo device, Labels base, Labels withCores, Labels overview) {}
 
     /**
      * One node's inventory as the scrape walks it: vendors in name order, each vendor's devices in listing order
@@ -88,7 +94,7 @@ final class DeviceUsageCollector implements MultiCollector {
                 }
                 for (int k = 0; k < usages.size(); k++, i++) {
                     DeviceInfo d = usages.get(k).device();
-                    if (d != devices[i] && !d.equals(devices[i])) {
+                    if (!Objects.equals(d, devices[i])) {
                         return false;
                     }
                 }
@@ -172,9 +178,12 @@ final class DeviceUsageCollector implements MultiCollector {
             overview.add(point(r.overview(), usedmem[r.slot()] * MIB));
         }
         return new MetricSnapshots(List.<MetricSnapshot>of(
-                new GaugeSnapshot(MEMORY_LIMIT_META, memoryLimit), new GaugeSnapshot(CORE_LIMIT_META, coreLimit),
-                new GaugeSnapshot(MEMORY_ALLOCATED_META, memoryAllocated), new GaugeSnapshot(SHARED_META, shared),
-                new GaugeSnapshot(CORE_ALLOCATED_META, coreAllocated), new GaugeSnapshot(OVERVIEW_META, overview),
+                new GaugeSnapshot(MEMORY_LIMIT_META, memoryLimit),
+                new GaugeSnapshot(CORE_LIMIT_META, coreLimit),
+                new GaugeSnapshot(MEMORY_ALLOCATED_META, memoryAllocated),
+                new GaugeSnapshot(SHARED_META, shared),
+                new GaugeSnapshot(CORE_ALLOCATED_META, coreAllocated),
+                new GaugeSnapshot(OVERVIEW_META, overview),
                 new GaugeSnapshot(MEMORY_RATIO_META, memoryRatio)));
     }
 
@@ -216,7 +225,8 @@ final class DeviceUsageCollector implements MultiCollector {
             }
             byNode.put(node, new NodeRows(vendors, devices.toArray(DeviceInfo[]::new), rows.toArray(Row[]::new)));
         }
-        return new Layout(Map.copyOf(byNode), sorted(all, Row::base), sorted(all, Row::withCores), sorted(all, Row::overview));
+        return new Layout(
+                Map.copyOf(byNode), sorted(all, Row::base), sorted(all, Row::withCores), sorted(all, Row::overview));
     }
 
     /**
@@ -224,8 +234,17 @@ final class DeviceUsageCollector implements MultiCollector {
      * {@code device_memory_limit} (the overview). Shared with {@link DeviceSeries}, which writes the same series.
      */
     static Labels[] labels(String node, DeviceInfo d) {
-        Labels base = Labels.of("node", node, "device_uuid", d.id(), "device_index", Integer.toString(d.index()),
-                "device_type", d.type(), "zone", ZONE);
+        Labels base = Labels.of(
+                "node",
+                node,
+                "device_uuid",
+                d.id(),
+                "device_index",
+                Integer.toString(d.index()),
+                "device_type",
+                d.type(),
+                "zone",
+                ZONE);
         Labels withCores = base.add("device_cores", Integer.toString(d.devcore()));
         return new Labels[] {base, withCores, withCores.add("device_memory_limit", Integer.toString(d.devmem()))};
     }
@@ -238,7 +257,8 @@ final class DeviceUsageCollector implements MultiCollector {
 
     @Override
     public List<String> getPrometheusNames() {
-        return List.of(MEMORY_LIMIT, CORE_LIMIT, MEMORY_ALLOCATED, SHARED_COUNT, CORE_ALLOCATED, OVERVIEW, MEMORY_RATIO);
+        return List.of(
+                MEMORY_LIMIT, CORE_LIMIT, MEMORY_ALLOCATED, SHARED_COUNT, CORE_ALLOCATED, OVERVIEW, MEMORY_RATIO);
     }
 
     private static GaugeDataPointSnapshot point(Labels labels, double value) {

@@ -20,6 +20,7 @@ public final class Exposition {
     private final PrometheusRegistry registry;
     /** Null when the registry has no device gauges. */
     private final DeviceSeries devices;
+
     private final Predicate<String> rest;
 
     Exposition(PrometheusRegistry registry, DeviceSeries devices) {

@@ -51,8 +51,16 @@ final class GzipBody {
         out.writeBytes(LAST_BLOCK);
         int c = (int) crc.getValue();
         int n = (int) length; // ISIZE is the length modulo 2^32
-        out.writeBytes(new byte[] {(byte) c, (byte) (c >>> 8), (byte) (c >>> 16), (byte) (c >>> 24),
-            (byte) n, (byte) (n >>> 8), (byte) (n >>> 16), (byte) (n >>> 24)});
+        out.writeBytes(new byte[] {
+            (byte) c,
+            (byte) (c >>> 8),
+            (byte) (c >>> 16),
+            (byte) (c >>> 24),
+            (byte) n,
+            (byte) (n >>> 8),
+            (byte) (n >>> 16),
+            (byte) (n >>> 24)
+        });
         return out.toByteArray();
     }
 

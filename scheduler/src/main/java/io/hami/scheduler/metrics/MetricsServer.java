@@ -62,7 +62,9 @@ public final class MetricsServer implements AutoCloseable {
     private static void serve(HttpExchange exchange, Exposition exposition, HttpHandler fallback) throws IOException {
         try (exchange) {
             String accept = exchange.getRequestHeaders().getFirst("Accept");
-            if (!"GET".equals(exchange.getRequestMethod()) || exchange.getRequestURI().getRawQuery() != null || protobuf(accept)) {
+            if (!"GET".equals(exchange.getRequestMethod())
+                    || exchange.getRequestURI().getRawQuery() != null
+                    || protobuf(accept)) {
                 fallback.handle(exchange);
                 return;
             }
@@ -75,7 +77,8 @@ public final class MetricsServer implements AutoCloseable {
                 exchange.sendResponseHeaders(200, body.length);
                 exchange.getResponseBody().write(body);
             } else {
-                exchange.sendResponseHeaders(200, 0); // chunked: the cached lines are streamed, not copied into one body
+                exchange.sendResponseHeaders(
+                        200, 0); // chunked: the cached lines are streamed, not copied into one body
                 try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 64 * 1024)) {
                     exposition.write(out, openMetrics);
                 }
@@ -88,7 +91,9 @@ public final class MetricsServer implements AutoCloseable {
 
     /** As the client library decides: protobuf first when asked for, then OpenMetrics, else text 0.0.4. */
     static boolean protobuf(String accept) {
-        return accept != null && accept.contains("application/vnd.google.protobuf") && accept.contains("proto=io.prometheus.client.MetricFamily");
+        return accept != null
+                && accept.contains("application/vnd.google.protobuf")
+                && accept.contains("proto=io.prometheus.client.MetricFamily");
     }
 
     static boolean openMetrics(String accept) {

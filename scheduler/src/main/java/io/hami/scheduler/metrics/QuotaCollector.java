@@ -8,7 +8,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.List;
 
 /**
- * Upstream's quota gauges (upstream-scheduler.md §8.1): per namespace and limited device resource, what its pods
+ * Upstream's quota gauges (docs/upstream.md#metrics): per namespace and limited device resource, what its pods
  * hold and the limit, in the resource's units, read from the quota book and the usage index at scrape time.
  */
 final class QuotaCollector implements MultiCollector {
@@ -26,10 +26,16 @@ final class QuotaCollector implements MultiCollector {
         var used = GaugeSnapshot.builder().name(USED).help("Resource quota used by the pods of a namespace");
         var limit = GaugeSnapshot.builder().name(LIMIT).help("Resource quota limit of a namespace");
         for (QuotaBook.Line line : quotas.lines()) {
-            Labels labels = Labels.of("namespace", line.namespace(), "quota_name", line.resource(), "zone", DeviceUsageCollector.ZONE);
+            Labels labels = Labels.of(
+                    "namespace", line.namespace(), "quota_name", line.resource(), "zone", DeviceUsageCollector.ZONE);
             used.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                    .labels(labels.add("limit", Long.toString(line.limit()))).value(line.used()).build());
-            limit.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(line.limit()).build());
+                    .labels(labels.add("limit", Long.toString(line.limit())))
+                    .value(line.used())
+                    .build());
+            limit.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                    .labels(labels)
+                    .value(line.limit())
+                    .build());
         }
         return new MetricSnapshots(used.build(), limit.build());
     }

@@ -6,6 +6,7 @@ import io.hami.protocol.health.HealthVerdict;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.extender.FilterObserver;
+import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.handshake.HandshakeObserver;
 import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.UsageIndex;
@@ -34,10 +35,13 @@ import java.util.function.Supplier;
  */
 public final class SchedulerMetrics implements FilterObserver, BindObserver, HandshakeObserver {
     static final String HANDSHAKE_STATE = "hami_handshake_state";
-    private static final MetricMetadata HANDSHAKE_META = new MetricMetadata(HANDSHAKE_STATE,
+    private static final MetricMetadata HANDSHAKE_META = new MetricMetadata(
+            HANDSHAKE_STATE,
             "Handshake state per node and vendor in the last round: healthy, pending (asked, not yet answered) or unhealthy; always 1");
 
-    private static final double[] FILTER_BUCKETS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1};
+    private static final double[] FILTER_BUCKETS = {
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
+    };
     private static final double[] API_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
     private static final double[] HOLD_BUCKETS = {0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600};
 
@@ -57,33 +61,59 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
 
     public SchedulerMetrics(PrometheusRegistry registry, String version) {
         this.registry = registry;
-        Gauge buildInfo = Gauge.builder().name("hami_build_info").help("A metric with a constant '1' value labeled by version")
-                .labelNames("version").register(registry);
+        Gauge buildInfo = Gauge.builder()
+                .name("hami_build_info")
+                .help("A metric with a constant '1' value labeled by version")
+                .labelNames("version")
+                .register(registry);
         buildInfo.labelValues(version).set(1);
-        filterDuration = Histogram.builder().name("hami_filter_duration_seconds")
+        filterDuration = Histogram.builder()
+                .name("hami_filter_duration_seconds")
                 .help("Time filter spent fitting one pod on its candidate nodes")
-                .classicOnly().classicUpperBounds(FILTER_BUCKETS).register(registry);
-        filterDenials = Counter.builder().name("hami_filter_denials_total")
+                .classicOnly()
+                .classicUpperBounds(FILTER_BUCKETS)
+                .register(registry);
+        filterDenials = Counter.builder()
+                .name("hami_filter_denials_total")
                 .help("Nodes filter rejected, once per reason kind per node")
-                .labelNames("reason").register(registry);
-        bindDuration = Histogram.builder().name("hami_bind_duration_seconds")
+                .labelNames("reason")
+                .register(registry);
+        bindDuration = Histogram.builder()
+                .name("hami_bind_duration_seconds")
                 .help("Time of one bind call, from reading the pod to the binding or the failure")
-                .labelNames("result").classicOnly().classicUpperBounds(API_BUCKETS).register(registry);
-        lockAcquireDuration = Histogram.builder().name("hami_node_lock_acquire_duration_seconds")
+                .labelNames("result")
+                .classicOnly()
+                .classicUpperBounds(API_BUCKETS)
+                .register(registry);
+        lockAcquireDuration = Histogram.builder()
+                .name("hami_node_lock_acquire_duration_seconds")
                 .help("Time bind spent asking for the node lock, by outcome")
-                .labelNames("outcome").classicOnly().classicUpperBounds(API_BUCKETS).register(registry);
-        lockContention = Counter.builder().name("hami_node_lock_contention_total")
+                .labelNames("outcome")
+                .classicOnly()
+                .classicUpperBounds(API_BUCKETS)
+                .register(registry);
+        lockContention = Counter.builder()
+                .name("hami_node_lock_contention_total")
                 .help("Binds refused because another pod held the node lock")
-                .labelNames("node").register(registry);
-        lockFailures = Counter.builder().name("hami_node_lock_failures_total")
+                .labelNames("node")
+                .register(registry);
+        lockFailures = Counter.builder()
+                .name("hami_node_lock_failures_total")
                 .help("Binds whose node lock could not be read or written")
-                .labelNames("node").register(registry);
-        lockHold = Histogram.builder().name("hami_node_lock_hold_seconds")
+                .labelNames("node")
+                .register(registry);
+        lockHold = Histogram.builder()
+                .name("hami_node_lock_hold_seconds")
                 .help("How long a node lock was held, from its annotation appearing to its removal")
-                .classicOnly().classicUpperBounds(HOLD_BUCKETS).register(registry);
-        undecodable = Counter.builder().name("hami_undecodable_objects_total")
-                .help("Objects the informers could not decode and skipped (a pod or node that cannot be read fails its node closed)")
-                .labelNames("resource").register(registry);
+                .classicOnly()
+                .classicUpperBounds(HOLD_BUCKETS)
+                .register(registry);
+        undecodable = Counter.builder()
+                .name("hami_undecodable_objects_total")
+                .help(
+                        "Objects the informers could not decode and skipped (a pod or node that cannot be read fails its node closed)")
+                .labelNames("resource")
+                .register(registry);
         registry.register(this::handshakeSnapshot);
     }
 
@@ -115,9 +145,11 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
     }
 
     @Override
-    public void filtered(Pod pod, List<String> fitting, Map<String, String> failed, Duration took) {
+    public void filtered(Pod pod, List<String> fitting, Map<String, Denial> failed, Duration took) {
         filterDuration.observe(seconds(took));
-        failed.values().forEach(reason -> DenialReasons.kinds(reason).forEach(k -> filterDenials.labelValues(k).inc()));
+        failed.values()
+                .forEach(denial -> denial.labels()
+                        .forEach(k -> filterDenials.labelValues(k).inc()));
     }
 
     @Override

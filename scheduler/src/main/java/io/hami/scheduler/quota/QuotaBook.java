@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The device limits of the cluster's ResourceQuotas (reference/upstream-scheduler.md §5.4): {@code spec.hard} keys
+ * The device limits of the cluster's ResourceQuotas (docs/upstream.md#quota): {@code spec.hard} keys
  * {@code limits.<memory resource>} and {@code limits.<core resource>} of a vendor. Several quotas in one namespace
  * all apply, so the smallest limit counts. A limit of 0 is a limit.
  */
@@ -40,13 +40,14 @@ public final class QuotaBook {
     }
 
     /** One limit as a quota sets it, and what the namespace's pods hold of it (both in the resource's units). */
-    public record Line(String namespace, String resource, long limit, long used) {
-    }
+    public record Line(String namespace, String resource, long limit, long used) {}
 
     public void put(ResourceQuota quota) {
         String ns = quota.getMetadata().getNamespace();
         String name = quota.getMetadata().getName();
-        Map<String, Quantity> hard = quota.getSpec() == null || quota.getSpec().getHard() == null ? Map.of() : quota.getSpec().getHard();
+        Map<String, Quantity> hard = quota.getSpec() == null || quota.getSpec().getHard() == null
+                ? Map.of()
+                : quota.getSpec().getHard();
         var ours = new TreeMap<String, Long>();
         for (DeviceBackend b : backends.all()) {
             for (String resource : List.of(b.resources().memory(), b.resources().cores())) {
@@ -60,10 +61,23 @@ public final class QuotaBook {
                     if (value.isPresent()) {
                         ours.put(resource, value.getAsLong());
                     } else {
-                        LOG.warn("ResourceQuota {}/{}: {}{} = {} is not a whole number; ignored", ns, name, PREFIX, resource, text);
+                        LOG.warn(
+                                "ResourceQuota {}/{}: {}{} = {} is not a whole number; ignored",
+                                ns,
+                                name,
+                                PREFIX,
+                                resource,
+                                text);
                     }
                 } catch (QuantityFormatException e) {
-                    LOG.warn("ResourceQuota {}/{}: {}{} = {}: {}; ignored", ns, name, PREFIX, resource, text, e.getMessage());
+                    LOG.warn(
+                            "ResourceQuota {}/{}: {}{} = {}: {}; ignored",
+                            ns,
+                            name,
+                            PREFIX,
+                            resource,
+                            text,
+                            e.getMessage());
                 }
             }
         }
@@ -109,9 +123,13 @@ public final class QuotaBook {
                 continue;
             }
             Grant held = used.getOrDefault(b.vendor(), Grant.ZERO);
-            rooms.put(b.vendor(), new QuotaRoom(
-                    mem.isEmpty() ? Long.MAX_VALUE : saturatedTimes(mem.getAsLong(), b.memoryUnitMiB()) - held.mem(),
-                    cores.isEmpty() ? Long.MAX_VALUE : cores.getAsLong() - held.cores()));
+            rooms.put(
+                    b.vendor(),
+                    new QuotaRoom(
+                            mem.isEmpty()
+                                    ? Long.MAX_VALUE
+                                    : saturatedTimes(mem.getAsLong(), b.memoryUnitMiB()) - held.mem(),
+                            cores.isEmpty() ? Long.MAX_VALUE : cores.getAsLong() - held.cores()));
         }
         return Map.copyOf(rooms);
     }
@@ -123,10 +141,11 @@ public final class QuotaBook {
             Map<String, Grant> used = index.namespaceUsage(ns, null);
             for (DeviceBackend b : backends.all()) {
                 Grant held = used.getOrDefault(b.vendor(), Grant.ZERO);
-                smallest(byName, b.resources().memory()).ifPresent(limit ->
-                        out.add(new Line(ns, b.resources().memory(), limit, ceilDiv(held.mem(), b.memoryUnitMiB()))));
-                smallest(byName, b.resources().cores()).ifPresent(limit ->
-                        out.add(new Line(ns, b.resources().cores(), limit, held.cores())));
+                smallest(byName, b.resources().memory())
+                        .ifPresent(limit -> out.add(
+                                new Line(ns, b.resources().memory(), limit, ceilDiv(held.mem(), b.memoryUnitMiB()))));
+                smallest(byName, b.resources().cores())
+                        .ifPresent(limit -> out.add(new Line(ns, b.resources().cores(), limit, held.cores())));
             }
         });
         out.sort(Comparator.comparing(Line::namespace).thenComparing(Line::resource));
@@ -134,7 +153,10 @@ public final class QuotaBook {
     }
 
     private static OptionalLong smallest(Map<String, Map<String, Long>> byName, String resource) {
-        return byName.values().stream().filter(m -> m.containsKey(resource)).mapToLong(m -> m.get(resource)).min();
+        return byName.values().stream()
+                .filter(m -> m.containsKey(resource))
+                .mapToLong(m -> m.get(resource))
+                .min();
     }
 
     private static long saturatedTimes(long units, int unitMiB) {

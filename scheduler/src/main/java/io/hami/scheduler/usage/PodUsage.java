@@ -23,19 +23,16 @@ public sealed interface PodUsage {
             grants = Map.copyOf(grants);
             byVendor = Map.copyOf(byVendor);
         }
-
     }
 
     /** The pod holds nothing: no allocation, finished, or not placed. */
-    record NotCounted() implements PodUsage {
-    }
+    record NotCounted() implements PodUsage {}
 
     /**
      * The pod's allocation on {@code node} cannot be read. The node fails closed: what the pod holds is
      * unknown, so nothing more is placed there until the annotation is fixed or the pod goes away.
      */
-    record Undecodable(String node, String reason) implements PodUsage {
-    }
+    record Undecodable(String node, String reason) implements PodUsage {}
 
     /**
      * The node {@code pod}'s allocation counts on, or null: a bound pod counts on its node until it finishes, an
@@ -67,7 +64,9 @@ public sealed interface PodUsage {
         if (node == null) {
             return new NotCounted();
         }
-        int initCount = pod.getSpec() == null || pod.getSpec().getInitContainers() == null ? 0 : pod.getSpec().getInitContainers().size();
+        int initCount = pod.getSpec() == null || pod.getSpec().getInitContainers() == null
+                ? 0
+                : pod.getSpec().getInitContainers().size();
         boolean initDone = initCount > 0 && initContainersSucceeded(pod, initCount);
         var grants = new HashMap<String, Grant>();
         var byVendor = new HashMap<String, Grant>();
@@ -82,19 +81,25 @@ public sealed interface PodUsage {
                     byVendor.merge(b.vendor(), g, Grant::plus);
                 });
             } catch (AnnotationFormatException e) {
-                return new Undecodable(node, "pod " + meta.getNamespace() + "/" + meta.getName() + " has an undecodable "
-                        + b.keys().allocatedKey() + ": " + e.getMessage());
+                return new Undecodable(
+                        node,
+                        "pod " + meta.getNamespace() + "/" + meta.getName() + " has an undecodable "
+                                + b.keys().allocatedKey() + ": " + e.getMessage());
             }
         }
         return grants.isEmpty() ? new NotCounted() : new Counted(node, grants, byVendor);
     }
 
     private static boolean initContainersSucceeded(Pod pod, int initCount) {
-        List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getInitContainerStatuses();
+        List<ContainerStatus> statuses =
+                pod.getStatus() == null ? null : pod.getStatus().getInitContainerStatuses();
         if (statuses == null || statuses.size() < initCount) {
             return false;
         }
-        return statuses.stream().allMatch(s -> s.getState() != null && s.getState().getTerminated() != null
-                && Integer.valueOf(0).equals(s.getState().getTerminated().getExitCode()));
+        return statuses.stream()
+                .allMatch(s -> s.getState() != null
+                        && s.getState().getTerminated() != null
+                        && Integer.valueOf(0)
+                                .equals(s.getState().getTerminated().getExitCode()));
     }
 }

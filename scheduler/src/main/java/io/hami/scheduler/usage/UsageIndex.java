@@ -13,7 +13,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Device usage per node, kept up to date one pod or node at a time (DECISIONS D6): no scheduling call ever
+ * Device usage per node, kept up to date one pod or node at a time (design D6, docs/design.md#d6): no scheduling call ever
  * rebuilds it, and reading one node costs O(devices on that node).
  *
  * <p>Thread-safe: pod updates are serialised on the index (they are cheap), each node's entry is guarded
@@ -47,8 +47,11 @@ public final class UsageIndex {
      * Sets a node's inventory: per vendor keyword its devices, and per vendor the reason its inventory
      * could not be read (that vendor's devices are then not offered).
      */
-    public void putNode(String node, Map<String, String> annotations, Map<String, List<DeviceInfo>> devices,
-                        Map<String, String> invalidInventory) {
+    public void putNode(
+            String node,
+            Map<String, String> annotations,
+            Map<String, List<DeviceInfo>> devices,
+            Map<String, String> invalidInventory) {
         var entry = nodes.computeIfAbsent(node, n -> new NodeEntry());
         synchronized (entry) {
             entry.annotations = Map.copyOf(annotations);
@@ -157,8 +160,7 @@ public final class UsageIndex {
                     }
                 }
             }
-            case PodUsage.NotCounted n -> {
-            }
+            case PodUsage.NotCounted n -> {}
         }
     }
 
@@ -169,7 +171,9 @@ public final class UsageIndex {
     public synchronized Map<String, Grant> namespaceUsage(String namespace, String excludedPod) {
         var sums = new HashMap<>(namespaces.getOrDefault(namespace, Map.of()));
         if (excludedPod != null && pods.get(excludedPod) instanceof PodUsage.Counted c) {
-            c.byVendor().forEach((vendor, g) -> sums.put(vendor, sums.getOrDefault(vendor, Grant.ZERO).minus(g)));
+            c.byVendor()
+                    .forEach((vendor, g) -> sums.put(
+                            vendor, sums.getOrDefault(vendor, Grant.ZERO).minus(g)));
         }
         return Map.copyOf(sums);
     }
@@ -192,8 +196,11 @@ public final class UsageIndex {
         if (excludedPod == null) {
             return Optional.ofNullable(current(node));
         }
-        Map<String, Grant> own = excludedPod != null && pods.get(excludedPod) instanceof PodUsage.Counted c && c.node().equals(node)
-                ? c.grants() : Map.of();
+        Map<String, Grant> own = excludedPod != null
+                        && pods.get(excludedPod) instanceof PodUsage.Counted c
+                        && c.node().equals(node)
+                ? c.grants()
+                : Map.of();
         var entry = nodes.get(node);
         if (entry == null) {
             return Optional.empty();
@@ -249,7 +256,9 @@ public final class UsageIndex {
         });
         var failClosed = new ArrayList<String>();
         entry.invalidInventory.forEach((vendor, reason) -> failClosed.add(vendor + " inventory unreadable: " + reason));
-        entry.undecodable.entrySet().stream().filter(e -> !e.getKey().equals(excludedPod)).sorted(Map.Entry.comparingByKey())
+        entry.undecodable.entrySet().stream()
+                .filter(e -> !e.getKey().equals(excludedPod))
+                .sorted(Map.Entry.comparingByKey())
                 .forEach(e -> failClosed.add(e.getValue()));
         return new NodeSnapshot(new NodeView(node, entry.annotations, devices), failClosed);
     }
@@ -274,11 +283,15 @@ public final class UsageIndex {
 
     /** Names of the nodes with an inventory. */
     public List<String> nodeNames() {
-        return nodes.entrySet().stream().filter(e -> {
-            synchronized (e.getValue()) {
-                return e.getValue().known;
-            }
-        }).map(Map.Entry::getKey).sorted().toList();
+        return nodes.entrySet().stream()
+                .filter(e -> {
+                    synchronized (e.getValue()) {
+                        return e.getValue().known;
+                    }
+                })
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
     }
 
     private static final class NodeEntry {

@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The mutating webhook's rules (reference/upstream-scheduler.md §5.5, DECISIONS D4) as a pure function of the
+ * The mutating webhook's rules (docs/upstream.md#webhook, design D4 in docs/design.md#d4) as a pure function of the
  * pod and its namespace's quota room: send pods that ask for managed devices to our scheduler with the vendors'
  * defaults filled in, and reject what must never reach it.
  */
@@ -36,7 +36,8 @@ public final class AdmissionRules {
     }
 
     /** @param quotaRooms per namespace, what one more pod may take per vendor under its quota */
-    public AdmissionRules(DeviceBackends backends, String schedulerName, Function<String, Map<String, QuotaRoom>> quotaRooms) {
+    public AdmissionRules(
+            DeviceBackends backends, String schedulerName, Function<String, Map<String, QuotaRoom>> quotaRooms) {
         this.backends = backends;
         this.schedulerName = schedulerName;
         this.quotaRooms = quotaRooms;
@@ -51,16 +52,16 @@ public final class AdmissionRules {
     /** The outcome for one pod. */
     public sealed interface Verdict {
         /** Admit {@code pod} (possibly changed from the one submitted). */
-        record Allowed(Pod pod, String message) implements Verdict {
-        }
+        record Allowed(Pod pod, String message) implements Verdict {}
 
         /** Refuse the pod with a message for its author. */
-        record Denied(String message) implements Verdict {
-        }
+        record Denied(String message) implements Verdict {}
     }
 
     public Verdict review(Pod submitted) {
-        return review(submitted, submitted.getMetadata() == null ? null : submitted.getMetadata().getNamespace());
+        return review(
+                submitted,
+                submitted.getMetadata() == null ? null : submitted.getMetadata().getNamespace());
     }
 
     /** The outcome for {@code submitted}, created in {@code namespace} (the review's, which a new pod may not carry). */
@@ -69,16 +70,22 @@ public final class AdmissionRules {
         if (spec == null || spec.getContainers() == null || spec.getContainers().isEmpty()) {
             return new Verdict.Denied("pod has no containers");
         }
-        Map<String, String> annotations = submitted.getMetadata() == null || submitted.getMetadata().getAnnotations() == null
-                ? Map.of() : submitted.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                submitted.getMetadata() == null || submitted.getMetadata().getAnnotations() == null
+                        ? Map.of()
+                        : submitted.getMetadata().getAnnotations();
         for (String key : annotations.keySet().stream().sorted().toList()) {
             if (isProtocolKey(key)) {
-                return new Verdict.Denied("pod sets annotation " + key + ", which only the hami scheduler and device plugins may write;"
-                        + " remove it (device grants cannot be requested through annotations)");
+                return new Verdict.Denied(
+                        "pod sets annotation " + key + ", which only the hami scheduler and device plugins may write;"
+                                + " remove it (device grants cannot be requested through annotations)");
             }
         }
         String current = spec.getSchedulerName();
-        if (current != null && !current.isEmpty() && !current.equals(DEFAULT_SCHEDULER) && !current.equals(schedulerName)) {
+        if (current != null
+                && !current.isEmpty()
+                && !current.equals(DEFAULT_SCHEDULER)
+                && !current.equals(schedulerName)) {
             return new Verdict.Allowed(submitted, "pod already has different scheduler assigned");
         }
 
@@ -113,7 +120,8 @@ public final class AdmissionRules {
             for (DeviceBackend b : backends.all()) {
                 var unrepresentable = b.unrepresentable(c);
                 if (unrepresentable.isPresent()) {
-                    return new Verdict.Denied(unrepresentable.get() + " (after the " + b.vendor() + " defaults were applied)");
+                    return new Verdict.Denied(
+                            unrepresentable.get() + " (after the " + b.vendor() + " defaults were applied)");
                 }
             }
         }
@@ -121,14 +129,17 @@ public final class AdmissionRules {
             return new Verdict.Allowed(pod, "no managed devices requested");
         }
         for (Container c : all) {
-            if (c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getPrivileged())) {
-                return new Verdict.Denied("container " + c.getName() + " is privileged: a privileged container sees every device"
-                        + " on the node, so it cannot be given a share of one");
+            if (c.getSecurityContext() != null
+                    && Boolean.TRUE.equals(c.getSecurityContext().getPrivileged())) {
+                return new Verdict.Denied(
+                        "container " + c.getName() + " is privileged: a privileged container sees every device"
+                                + " on the node, so it cannot be given a share of one");
             }
         }
         if (pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
-            return new Verdict.Denied("pod has node assigned (spec.nodeName " + pod.getSpec().getNodeName()
-                    + "): pods that request shared devices must be placed by the " + schedulerName + " scheduler");
+            return new Verdict.Denied("pod has node assigned (spec.nodeName "
+                    + pod.getSpec().getNodeName() + "): pods that request shared devices must be placed by the "
+                    + schedulerName + " scheduler");
         }
         String overQuota = namespace == null ? null : overQuota(pod, namespace);
         if (overQuota != null) {
@@ -168,7 +179,9 @@ public final class AdmissionRules {
             }
             long initMem = 0;
             long initCores = 0;
-            for (Container c : pod.getSpec().getInitContainers() == null ? List.<Container>of() : pod.getSpec().getInitContainers()) {
+            for (Container c : pod.getSpec().getInitContainers() == null
+                    ? List.<Container>of()
+                    : pod.getSpec().getInitContainers()) {
                 ContainerRequest r = b.request(c);
                 initMem = Math.max(initMem, (long) r.memreq() * r.nums());
                 initCores = Math.max(initCores, (long) r.coresreq() * r.nums());
@@ -176,8 +189,10 @@ public final class AdmissionRules {
             long mem = Math.max(appMem, initMem);
             long cores = Math.max(appCores, initCores);
             if (!room.admits(mem, cores)) {
-                return "exceeding resource quota: the pod asks for " + mem + " MiB and " + cores + " cores of " + b.vendor()
-                        + " devices, namespace " + namespace + " has " + left(room.memMiB()) + " MiB and " + left(room.cores())
+                return "exceeding resource quota: the pod asks for " + mem + " MiB and " + cores + " cores of "
+                        + b.vendor()
+                        + " devices, namespace " + namespace + " has " + left(room.memMiB()) + " MiB and "
+                        + left(room.cores())
                         + " cores left under its ResourceQuota";
             }
         }
@@ -188,14 +203,17 @@ public final class AdmissionRules {
         return value == Long.MAX_VALUE ? "unlimited" : Long.toString(Math.max(value, 0));
     }
 
-    /** Keys the scheduler and plugins own (D4): {@code hami.io/vgpu-*}, {@code hami.io/bind-*} and every vendor's pod keys. */
+    /** Keys the scheduler and plugins own (design D4): {@code hami.io/vgpu-*}, {@code hami.io/bind-*} and every vendor's pod keys. */
     boolean isProtocolKey(String key) {
         return key.startsWith("hami.io/vgpu-") || key.startsWith("hami.io/bind-") || protocolKeys.contains(key);
     }
 
     private static void apply(Container c, Admission.Accepted a) {
         if (!a.limitsToSet().isEmpty()) {
-            var limits = new HashMap<String, Quantity>(c.getResources().getLimits() == null ? Map.of() : c.getResources().getLimits());
+            var limits = new HashMap<String, Quantity>(
+                    c.getResources().getLimits() == null
+                            ? Map.of()
+                            : c.getResources().getLimits());
             a.limitsToSet().forEach((name, value) -> limits.put(name, new Quantity(value)));
             c.getResources().setLimits(limits);
         }

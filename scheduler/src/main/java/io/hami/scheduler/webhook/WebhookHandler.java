@@ -68,8 +68,12 @@ public final class WebhookHandler implements HttpHandler {
                 ExtenderJson.drain(ex.getRequestBody());
             }
             if (body.length == 0 || body.length > ExtenderJson.MAX_BODY) {
-                reply(ex, body.length == 0 ? 400 : 413, ("AdmissionReview body " + (body.length == 0 ? "missing" : "over 4 MiB"))
-                        .getBytes(StandardCharsets.UTF_8), "text/plain");
+                reply(
+                        ex,
+                        body.length == 0 ? 400 : 413,
+                        ("AdmissionReview body " + (body.length == 0 ? "missing" : "over 4 MiB"))
+                                .getBytes(StandardCharsets.UTF_8),
+                        "text/plain");
                 return;
             }
             switch (parse(new String(body, StandardCharsets.UTF_8))) {
@@ -79,12 +83,22 @@ public final class WebhookHandler implements HttpHandler {
                     try {
                         response = respond(r.review());
                     } catch (RuntimeException e) {
-                        LOG.error("webhook review {} failed", r.review().getRequest().getUid(), e);
-                        reply(ex, 500, "internal error, see the scheduler's log".getBytes(StandardCharsets.UTF_8), "text/plain");
+                        LOG.error(
+                                "webhook review {} failed",
+                                r.review().getRequest().getUid(),
+                                e);
+                        reply(
+                                ex,
+                                500,
+                                "internal error, see the scheduler's log".getBytes(StandardCharsets.UTF_8),
+                                "text/plain");
                         return;
                     }
-                    var out = new AdmissionReviewBuilder().withApiVersion(r.review().getApiVersion()).withKind("AdmissionReview")
-                            .withResponse(response).build();
+                    var out = new AdmissionReviewBuilder()
+                            .withApiVersion(r.review().getApiVersion())
+                            .withKind("AdmissionReview")
+                            .withResponse(response)
+                            .build();
                     reply(ex, 200, SERIALIZATION.asJson(out).getBytes(StandardCharsets.UTF_8), "application/json");
                 }
             }
@@ -94,12 +108,10 @@ public final class WebhookHandler implements HttpHandler {
     /** A request body read as far as answering it goes. */
     sealed interface Parsed {
         /** A review with a request and uid, of an apiVersion we answer. */
-        record Review(AdmissionReview review) implements Parsed {
-        }
+        record Review(AdmissionReview review) implements Parsed {}
 
         /** A body to answer with 400 and {@code message}. */
-        record Bad(String message) implements Parsed {
-        }
+        record Bad(String message) implements Parsed {}
     }
 
     static Parsed parse(String body) {
@@ -133,33 +145,52 @@ public final class WebhookHandler implements HttpHandler {
         var request = review.getRequest();
         String uid = request.getUid();
         if (!(request.getObject() instanceof Pod pod)) {
-            return new AdmissionResponseBuilder().withUid(uid).withAllowed(false)
-                    .withStatus(new StatusBuilder().withCode(400).withMessage("the review carries no Pod").build()).build();
+            return new AdmissionResponseBuilder()
+                    .withUid(uid)
+                    .withAllowed(false)
+                    .withStatus(new StatusBuilder()
+                            .withCode(400)
+                            .withMessage("the review carries no Pod")
+                            .build())
+                    .build();
         }
         List<String> warnings = new ArrayList<>();
         if (optedOut(pod)) {
             List<String> requested = requestedManaged(pod);
             if (requested.isEmpty()) {
-                return new AdmissionResponseBuilder().withUid(uid).withAllowed(true).build();
+                return new AdmissionResponseBuilder()
+                        .withUid(uid)
+                        .withAllowed(true)
+                        .build();
             }
-            warnings.add("label " + OPT_OUT_LABEL + "=ignore does not exempt pods that request devices (" + String.join(", ", requested)
-                    + "): this pod was reviewed like any other");
+            warnings.add("label " + OPT_OUT_LABEL + "=ignore does not exempt pods that request devices ("
+                    + String.join(", ", requested) + "): this pod was reviewed like any other");
         }
-        String namespace = request.getNamespace() != null && !request.getNamespace().isEmpty() ? request.getNamespace()
-                : pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
+        String namespace =
+                request.getNamespace() != null && !request.getNamespace().isEmpty()
+                        ? request.getNamespace()
+                        : pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
         var b = new AdmissionResponseBuilder().withUid(uid).withWarnings(warnings.isEmpty() ? null : warnings);
         return switch (rules.review(pod, namespace)) {
             case AdmissionRules.Verdict.Denied d -> {
                 LOG.info("denied pod {}/{}: {}", request.getNamespace(), name(pod), d.message());
                 yield b.withAllowed(false)
-                        .withStatus(new StatusBuilder().withCode(403).withReason("Forbidden").withMessage(d.message()).build()).build();
+                        .withStatus(new StatusBuilder()
+                                .withCode(403)
+                                .withReason("Forbidden")
+                                .withMessage(d.message())
+                                .build())
+                        .build();
             }
             case AdmissionRules.Verdict.Allowed a -> {
-                var patch = JsonDiff.asJson(SERIALIZATION.convertValue(pod, tools.jackson.databind.JsonNode.class),
+                var patch = JsonDiff.asJson(
+                        SERIALIZATION.convertValue(pod, tools.jackson.databind.JsonNode.class),
                         SERIALIZATION.convertValue(a.pod(), tools.jackson.databind.JsonNode.class));
                 b.withAllowed(true);
                 if (!patch.isEmpty()) {
-                    b.withPatchType("JSONPatch").withPatch(Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
+                    b.withPatchType("JSONPatch")
+                            .withPatch(Base64.getEncoder()
+                                    .encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
                 }
                 yield b.build();
             }
@@ -167,7 +198,8 @@ public final class WebhookHandler implements HttpHandler {
     }
 
     private static boolean optedOut(Pod pod) {
-        Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
+        Map<String, String> labels =
+                pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
         return labels != null && "ignore".equals(labels.get(OPT_OUT_LABEL));
     }
 
@@ -195,7 +227,11 @@ public final class WebhookHandler implements HttpHandler {
     }
 
     private List<String> named(Map<String, Quantity> quantities) {
-        return quantities == null ? List.of() : quantities.keySet().stream().filter(managedResources::contains).toList();
+        return quantities == null
+                ? List.of()
+                : quantities.keySet().stream()
+                        .filter(managedResources::contains)
+                        .toList();
     }
 
     private static String name(Pod pod) {

@@ -30,6 +30,7 @@ class AbandonedDecisionsTest {
     KubernetesClient client;
     /** The retries the class asked for, run by hand. */
     final Deque<Runnable> scheduled = new ArrayDeque<>();
+
     final List<Duration> delays = new ArrayList<>();
     AbandonedDecisions abandoned;
 
@@ -37,14 +38,35 @@ class AbandonedDecisionsTest {
     void start() {
         server = EmbeddedApiServer.start();
         client = server.newClient();
-        abandoned = new AbandonedDecisions(client, (task, delay) -> {
-            scheduled.add(task);
-            delays.add(delay);
-        }, List.of(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4)));
-        client.pods().inNamespace("ns").resource(new PodBuilder().withNewMetadata().withNamespace("ns").withName("p")
-                .addToAnnotations(Map.of(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING, ProtocolKeys.BIND_TIME, BIND_TIME,
-                        ProtocolKeys.VGPU_NODE, "n1"))
-                .endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x").endContainer().endSpec().build()).create();
+        abandoned = new AbandonedDecisions(
+                client,
+                (task, delay) -> {
+                    scheduled.add(task);
+                    delays.add(delay);
+                },
+                List.of(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4)));
+        client.pods()
+                .inNamespace("ns")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withNamespace("ns")
+                        .withName("p")
+                        .addToAnnotations(Map.of(
+                                ProtocolKeys.BIND_PHASE,
+                                ProtocolKeys.PHASE_ALLOCATING,
+                                ProtocolKeys.BIND_TIME,
+                                BIND_TIME,
+                                ProtocolKeys.VGPU_NODE,
+                                "n1"))
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     @AfterEach
@@ -90,8 +112,12 @@ class AbandonedDecisionsTest {
         abandoned.markFailed("ns", "p", "n1", BIND_TIME);
 
         // kube-scheduler retried the pod and the next bind wrote its own decision before our retry ran
-        client.pods().inNamespace("ns").withName("p").patch(PatchContext.of(PatchType.JSON_MERGE),
-                AnnotationPatch.mergePatch(Map.of(ProtocolKeys.BIND_TIME, "1780000005"), Map.of(), null));
+        client.pods()
+                .inNamespace("ns")
+                .withName("p")
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        AnnotationPatch.mergePatch(Map.of(ProtocolKeys.BIND_TIME, "1780000005"), Map.of(), null));
         runScheduled();
 
         assertThat(phase()).isEqualTo(ProtocolKeys.PHASE_ALLOCATING);
@@ -102,8 +128,19 @@ class AbandonedDecisionsTest {
         server.faults().failNext("PATCH", POD_PATH, 409, 1);
         abandoned.markFailed("ns", "p", "n1", BIND_TIME);
 
-        client.bindings().inNamespace("ns").resource(new BindingBuilder().withNewMetadata().withName("p").withNamespace("ns")
-                .endMetadata().withNewTarget().withKind("Node").withName("n1").endTarget().build()).create();
+        client.bindings()
+                .inNamespace("ns")
+                .resource(new BindingBuilder()
+                        .withNewMetadata()
+                        .withName("p")
+                        .withNamespace("ns")
+                        .endMetadata()
+                        .withNewTarget()
+                        .withKind("Node")
+                        .withName("n1")
+                        .endTarget()
+                        .build())
+                .create();
         runScheduled();
 
         assertThat(phase()).isEqualTo(ProtocolKeys.PHASE_ALLOCATING);

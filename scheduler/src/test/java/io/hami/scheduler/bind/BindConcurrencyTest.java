@@ -67,7 +67,8 @@ class BindConcurrencyTest {
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void twoInstancesUnderApiFaultsAndACrashNeverOvercommit() throws Exception {
-        try (var server = EmbeddedApiServer.start(); KubernetesClient admin = server.newClient()) {
+        try (var server = EmbeddedApiServer.start();
+                KubernetesClient admin = server.newClient()) {
             var inventory = new HashMap<String, List<String>>();
             for (int n = 0; n < NODES; n++) {
                 var devices = new ArrayList<DeviceInfo>();
@@ -75,17 +76,39 @@ class BindConcurrencyTest {
                     devices.add(gpu("GPU-" + n + "-" + g, g, GPU_MEM));
                 }
                 inventory.put("node-" + n, devices.stream().map(DeviceInfo::id).toList());
-                admin.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-" + n)
-                        .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(devices)).endMetadata()
-                        .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("40")).endStatus().build()).create();
+                admin.nodes()
+                        .resource(new NodeBuilder()
+                                .withNewMetadata()
+                                .withName("node-" + n)
+                                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(devices))
+                                .endMetadata()
+                                .withNewStatus()
+                                .addToAllocatable("nvidia.com/gpu", new Quantity("40"))
+                                .endStatus()
+                                .build())
+                        .create();
             }
             var random = new Random(42);
             int[] sizes = {1000, 2000, 3000};
             for (int i = 0; i < PODS; i++) {
-                admin.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("pod-" + i).endMetadata()
-                        .withNewSpec().withContainers(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem",
-                                Integer.toString(sizes[random.nextInt(sizes.length)]), "nvidia.com/gpucores", Integer.toString(random.nextInt(40))))
-                        .endSpec().build()).create();
+                admin.pods()
+                        .inNamespace("default")
+                        .resource(new PodBuilder()
+                                .withNewMetadata()
+                                .withName("pod-" + i)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withContainers(container(
+                                        "c",
+                                        "nvidia.com/gpu",
+                                        "1",
+                                        "nvidia.com/gpumem",
+                                        Integer.toString(sizes[random.nextInt(sizes.length)]),
+                                        "nvidia.com/gpucores",
+                                        Integer.toString(random.nextInt(40))))
+                                .endSpec()
+                                .build())
+                        .create();
             }
 
             var clientA = server.newClient();
@@ -142,8 +165,12 @@ class BindConcurrencyTest {
             clientA.close();
             clientB.close();
 
-            System.out.printf("concurrency: %d bound, %d unschedulable, %d allocations, %d injected API faults%n",
-                    bound.get(), unschedulable.get(), allocations.get(), server.faults().injectedCount());
+            System.out.printf(
+                    "concurrency: %d bound, %d unschedulable, %d allocations, %d injected API faults%n",
+                    bound.get(),
+                    unschedulable.get(),
+                    allocations.get(),
+                    server.faults().injectedCount());
             assertThat(bound.get()).as("some pods must have been placed").isGreaterThan(50);
             assertThat(server.faults().injectedCount()).isGreaterThan(20);
             assertInvariants(admin, inventory);
@@ -151,7 +178,8 @@ class BindConcurrencyTest {
     }
 
     /** One pod through filter, prioritize and bind, retried like kube-scheduler does; true once bound. */
-    private static boolean schedule(KubernetesClient admin, String name, Random rnd, AtomicBoolean aliveA, SchedulerApp a, SchedulerApp b) {
+    private static boolean schedule(
+            KubernetesClient admin, String name, Random rnd, AtomicBoolean aliveA, SchedulerApp a, SchedulerApp b) {
         for (int attempt = 0; attempt < 40; attempt++) {
             SchedulerApp s = aliveA.get() && rnd.nextBoolean() ? a : b;
             try {
@@ -170,8 +198,13 @@ class BindConcurrencyTest {
                     }
                 } else {
                     var ranked = s.extender().prioritize(new ExtenderArgs(pod, null, filtered.nodeNames()));
-                    String best = ranked.stream().max(Comparator.comparingLong(HostPriority::score)).orElseThrow().host();
-                    var result = s.binder().bind(new BindingArgs(name, "default", pod.getMetadata().getUid(), best));
+                    String best = ranked.stream()
+                            .max(Comparator.comparingLong(HostPriority::score))
+                            .orElseThrow()
+                            .host();
+                    var result = s.binder()
+                            .bind(new BindingArgs(
+                                    name, "default", pod.getMetadata().getUid(), best));
                     if (result.ok()) {
                         return true;
                     }
@@ -195,8 +228,12 @@ class BindConcurrencyTest {
                         var set = new HashMap<String, String>();
                         set.put("hami.io/vgpu-devices-to-allocate", ";");
                         set.put(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_SUCCESS);
-                        client.pods().inNamespace(m.getNamespace()).withName(m.getName()).patch(PatchContext.of(PatchType.JSON_MERGE),
-                                AnnotationPatch.mergePatch(set, Map.of(), m.getResourceVersion()));
+                        client.pods()
+                                .inNamespace(m.getNamespace())
+                                .withName(m.getName())
+                                .patch(
+                                        PatchContext.of(PatchType.JSON_MERGE),
+                                        AnnotationPatch.mergePatch(set, Map.of(), m.getResourceVersion()));
                         locks.release(pod.getSpec().getNodeName(), m.getNamespace(), m.getName());
                         allocations.incrementAndGet();
                     } catch (KubernetesClientException e) {
@@ -212,7 +249,8 @@ class BindConcurrencyTest {
         return client.pods().inNamespace("default").list().getItems().stream()
                 .filter(p -> p.getSpec().getNodeName() != null)
                 .filter(p -> p.getMetadata().getAnnotations() != null
-                        && ProtocolKeys.PHASE_ALLOCATING.equals(p.getMetadata().getAnnotations().get(ProtocolKeys.BIND_PHASE)))
+                        && ProtocolKeys.PHASE_ALLOCATING.equals(
+                                p.getMetadata().getAnnotations().get(ProtocolKeys.BIND_PHASE)))
                 .toList();
     }
 
@@ -226,9 +264,17 @@ class BindConcurrencyTest {
             String node = pod.getSpec().getNodeName();
             String phase = a == null ? null : a.get(ProtocolKeys.BIND_PHASE);
             if (node != null) {
-                assertThat(allocated).as("bound pod %s carries its decision", pod.getMetadata().getName()).isNotNull();
-                assertThat(a.get(ProtocolKeys.VGPU_NODE)).as("pod %s decision names its node", pod.getMetadata().getName()).isEqualTo(node);
-                assertThat(phase).as("pod %s allocated", pod.getMetadata().getName()).isEqualTo(ProtocolKeys.PHASE_SUCCESS);
+                assertThat(allocated)
+                        .as(
+                                "bound pod %s carries its decision",
+                                pod.getMetadata().getName())
+                        .isNotNull();
+                assertThat(a.get(ProtocolKeys.VGPU_NODE))
+                        .as("pod %s decision names its node", pod.getMetadata().getName())
+                        .isEqualTo(node);
+                assertThat(phase)
+                        .as("pod %s allocated", pod.getMetadata().getName())
+                        .isEqualTo(ProtocolKeys.PHASE_SUCCESS);
             }
             // Bound pods are what runs on the devices. (An unbound decision left behind by an aborted bind is a
             // reservation the scheduler keeps counting; it never reaches a device.)
@@ -236,9 +282,12 @@ class BindConcurrencyTest {
                 continue;
             }
             String where = node;
-            for (List<ContainerDevice> container : PodDevicesCodec.decode(allocated).containers()) {
+            for (List<ContainerDevice> container :
+                    PodDevicesCodec.decode(allocated).containers()) {
                 for (ContainerDevice d : container) {
-                    assertThat(inventory.get(where)).as("pod %s device %s is on %s", pod.getMetadata().getName(), d.uuid(), where).contains(d.uuid());
+                    assertThat(inventory.get(where))
+                            .as("pod %s device %s is on %s", pod.getMetadata().getName(), d.uuid(), where)
+                            .contains(d.uuid());
                     mem.merge(d.uuid(), d.usedmem(), Integer::sum);
                     cores.merge(d.uuid(), d.usedcores(), Integer::sum);
                     slots.merge(d.uuid(), 1, Integer::sum);
@@ -256,10 +305,17 @@ class BindConcurrencyTest {
                 continue;
             }
             var lock = NodeLockCodec.decode(value);
-            Pod holder = admin.pods().inNamespace(lock.namespace()).withName(lock.name()).get();
+            Pod holder = admin.pods()
+                    .inNamespace(lock.namespace())
+                    .withName(lock.name())
+                    .get();
             HolderState state = LockRules.holderState(node.getMetadata().getName(), lock, HolderPod.of(holder));
-            var decision = LockRules.decide(lock, "default", "someone-else", state, later, LockTimeouts.of(LOCK_TIMEOUT));
-            assertThat(decision).as("lock %s on %s is recoverable", value, node.getMetadata().getName())
+            var decision =
+                    LockRules.decide(lock, "default", "someone-else", state, later, LockTimeouts.of(LOCK_TIMEOUT));
+            assertThat(decision)
+                    .as(
+                            "lock %s on %s is recoverable",
+                            value, node.getMetadata().getName())
                     .isNotInstanceOf(LockRules.Decision.Wait.class);
         }
     }

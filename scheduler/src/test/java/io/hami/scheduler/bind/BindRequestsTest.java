@@ -3,7 +3,6 @@ package io.hami.scheduler.bind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -71,13 +70,36 @@ class BindRequestsTest {
                 requests.add(request.method() + " " + request.uri().getPath());
             }
         };
-        client = new KubernetesClientBuilder().withConfig(server.clientConfig())
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("recorder", recorder)).build();
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build()).create();
-        client.pods().inNamespace("ns").resource(new PodBuilder().withNewMetadata().withNamespace("ns").withName("a").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("cuda").withNewResources()
-                .addToLimits("nvidia.com/gpu", new Quantity("1")).addToLimits("nvidia.com/gpumem", new Quantity("1000"))
-                .endResources().endContainer().endSpec().build()).create();
+        client = new KubernetesClientBuilder()
+                .withConfig(server.clientConfig())
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("recorder", recorder))
+                .build();
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("n1")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.pods()
+                .inNamespace("ns")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withNamespace("ns")
+                        .withName("a")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("cuda")
+                        .withNewResources()
+                        .addToLimits("nvidia.com/gpu", new Quantity("1"))
+                        .addToLimits("nvidia.com/gpumem", new Quantity("1000"))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     @AfterEach
@@ -88,24 +110,47 @@ class BindRequestsTest {
 
     Binder binder(BindObserver observer) {
         var index = new UsageIndex();
-        index.putNode("n1", Map.of(), Map.of("NVIDIA",
-                List.of(new DeviceInfo("GPU-0", 0, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true))), Map.of());
-        return new Binder(client, new NodeLockClient(client, TIMEOUTS, clock), index, new QuotaBook(BACKENDS, index), BACKENDS,
-                SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true, clock, observer,
-                new AbandonedDecisions(client, (task, delay) -> { }, List.of()));
+        index.putNode(
+                "n1",
+                Map.of(),
+                Map.of(
+                        "NVIDIA",
+                        List.of(new DeviceInfo("GPU-0", 0, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true))),
+                Map.of());
+        return new Binder(
+                client,
+                new NodeLockClient(client, TIMEOUTS, clock),
+                index,
+                new QuotaBook(BACKENDS, index),
+                BACKENDS,
+                SchedulingPolicy.UPSTREAM_DEFAULTS,
+                () -> true,
+                clock,
+                observer,
+                new AbandonedDecisions(client, (task, delay) -> {}, List.of()));
     }
 
     Map<String, String> annotations() {
-        var a = client.pods().inNamespace("ns").withName("a").get().getMetadata().getAnnotations();
+        var a = client.pods()
+                .inNamespace("ns")
+                .withName("a")
+                .get()
+                .getMetadata()
+                .getAnnotations();
         return a == null ? Map.of() : a;
     }
 
     @Test
     void thePodIsBoundThroughItsBindingSubresource() {
-        assertThat(binder(BindObserver.NONE).bind(new BindingArgs("a", "ns", "", "n1")).ok()).isTrue();
+        assertThat(binder(BindObserver.NONE)
+                        .bind(new BindingArgs("a", "ns", "", "n1"))
+                        .ok())
+                .isTrue();
 
-        assertThat(client.pods().inNamespace("ns").withName("a").get().getSpec().getNodeName()).isEqualTo("n1");
-        assertThat(requests).contains("POST /api/v1/namespaces/ns/pods/a/binding")
+        assertThat(client.pods().inNamespace("ns").withName("a").get().getSpec().getNodeName())
+                .isEqualTo("n1");
+        assertThat(requests)
+                .contains("POST /api/v1/namespaces/ns/pods/a/binding")
                 .noneMatch(r -> r.endsWith("/bindings"));
     }
 
@@ -120,11 +165,14 @@ class BindRequestsTest {
         };
         var result = binder(slow).bind(new BindingArgs("a", "ns", "", "n1"));
 
-        assertThat(result.error()).isEqualTo("bind on node n1 had not written its decision 31 s after taking the node lock"
-                + " (limit 30 s, half the lock's bind window); retry");
+        assertThat(result.error())
+                .isEqualTo("bind on node n1 had not written its decision 31 s after taking the node lock"
+                        + " (limit 30 s, half the lock's bind window); retry");
         assertThat(annotations()).doesNotContainKeys(ProtocolKeys.BIND_PHASE, ProtocolKeys.VGPU_NODE);
-        assertThat(client.pods().inNamespace("ns").withName("a").get().getSpec().getNodeName()).isNull();
-        assertThat(client.nodes().withName("n1").get().getMetadata().getAnnotations()).doesNotContainKey(ProtocolKeys.NODE_LOCK);
+        assertThat(client.pods().inNamespace("ns").withName("a").get().getSpec().getNodeName())
+                .isNull();
+        assertThat(client.nodes().withName("n1").get().getMetadata().getAnnotations())
+                .doesNotContainKey(ProtocolKeys.NODE_LOCK);
         assertThat(requests).noneMatch(r -> r.startsWith("POST") && r.contains("binding"));
 
         // at 30 s it still decides
@@ -134,7 +182,8 @@ class BindRequestsTest {
                 now.set(now.get().plusSeconds(30));
             }
         };
-        assertThat(binder(justInTime).bind(new BindingArgs("a", "ns", "", "n1")).ok()).isTrue();
+        assertThat(binder(justInTime).bind(new BindingArgs("a", "ns", "", "n1")).ok())
+                .isTrue();
         assertThat(annotations()).containsEntry(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING);
     }
 }

@@ -39,29 +39,65 @@ class LongNodeNameTest {
 
     @Test
     void aSecondPodOnALongNamedNodeSeesTheFirstOnesDecision() {
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient client = server.newClient()) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(LONG).endMetadata().build()).create();
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubernetesClient client = server.newClient()) {
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(LONG)
+                            .endMetadata()
+                            .build())
+                    .create();
             var index = new UsageIndex();
-            index.putNode(LONG, Map.of(), Map.of("NVIDIA",
-                    List.of(new DeviceInfo("GPU-a", 0, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true))), Map.of());
+            index.putNode(
+                    LONG,
+                    Map.of(),
+                    Map.of(
+                            "NVIDIA",
+                            List.of(new DeviceInfo("GPU-a", 0, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true))),
+                    Map.of());
             for (String name : List.of("a", "b")) {
-                client.pods().inNamespace("ns").resource(new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata()
-                        .withNewSpec().addNewContainer().withName("c").withImage("cuda").withNewResources()
-                        .addToLimits("nvidia.com/gpu", new Quantity("1")).addToLimits("nvidia.com/gpumem", new Quantity("6000"))
-                        .endResources().endContainer().endSpec().build()).create();
+                client.pods()
+                        .inNamespace("ns")
+                        .resource(new PodBuilder()
+                                .withNewMetadata()
+                                .withNamespace("ns")
+                                .withName(name)
+                                .endMetadata()
+                                .withNewSpec()
+                                .addNewContainer()
+                                .withName("c")
+                                .withImage("cuda")
+                                .withNewResources()
+                                .addToLimits("nvidia.com/gpu", new Quantity("1"))
+                                .addToLimits("nvidia.com/gpumem", new Quantity("6000"))
+                                .endResources()
+                                .endContainer()
+                                .endSpec()
+                                .build())
+                        .create();
             }
             var clock = Clock.systemUTC();
             var locks = new NodeLockClient(client, Duration.ofMinutes(5), clock);
-            var binder = new Binder(client, locks, index, new QuotaBook(AlreadyBoundTest.BACKENDS, index), AlreadyBoundTest.BACKENDS,
-                    SchedulingPolicy.UPSTREAM_DEFAULTS, () -> true, clock, BindObserver.NONE,
-                    new AbandonedDecisions(client, (task, delay) -> { }, List.of()));
+            var binder = new Binder(
+                    client,
+                    locks,
+                    index,
+                    new QuotaBook(AlreadyBoundTest.BACKENDS, index),
+                    AlreadyBoundTest.BACKENDS,
+                    SchedulingPolicy.UPSTREAM_DEFAULTS,
+                    () -> true,
+                    clock,
+                    BindObserver.NONE,
+                    new AbandonedDecisions(client, (task, delay) -> {}, List.of()));
 
             assertThat(binder.bind(new BindingArgs("a", "ns", "", LONG)).ok()).isTrue();
             var a = client.pods().inNamespace("ns").withName("a").get();
             assertThat(a.getMetadata().getAnnotations()).containsEntry(ProtocolKeys.VGPU_NODE, LONG);
             assertThat(a.getMetadata().getLabels()).doesNotContainKey(ProtocolKeys.VGPU_NODE);
 
-            // The first pod's allocation has not reached the index (no informer here): the bind's own read must find it.
+            // The first pod's allocation has not reached the index (no informer here): the bind's own read must find
+            // it.
             index.removePod("ns/a");
             locks.release(LONG, "ns", "a");
             var second = binder.bind(new BindingArgs("b", "ns", "", LONG));

@@ -57,17 +57,19 @@ class CachedFieldsTest {
                   "resources": {"limits": {"nvidia.com/gpu": "1", "nvidia.com/gpumem": "4000"}}}],
                 "containers": [""")
                 .replace("GPU-0042-3,NVIDIA,20000,30:;", "GPU-0042-1,NVIDIA,4000,0:;GPU-0042-3,NVIDIA,20000,30:;");
-        String initStatus = "\"initContainerStatuses\": [{\"name\": \"fetch\", \"ready\": false, \"restartCount\": 0, \"image\": \"busybox\", "
-                + "\"imageID\": \"x\", \"state\": {\"terminated\": {\"exitCode\": %s, \"reason\": \"Completed\", \"startedAt\": "
-                + "\"2026-11-30T08:12:50Z\", \"finishedAt\": \"2026-11-30T08:12:55Z\"}}}],\n    \"containerStatuses\": [";
+        String initStatus =
+                "\"initContainerStatuses\": [{\"name\": \"fetch\", \"ready\": false, \"restartCount\": 0, \"image\": \"busybox\", "
+                        + "\"imageID\": \"x\", \"state\": {\"terminated\": {\"exitCode\": %s, \"reason\": \"Completed\", \"startedAt\": "
+                        + "\"2026-11-30T08:12:50Z\", \"finishedAt\": \"2026-11-30T08:12:55Z\"}}}],\n    \"containerStatuses\": [";
         out.add(init);
         out.add(init.replace("\"containerStatuses\": [", initStatus.formatted("0")));
         out.add(init.replace("\"containerStatuses\": [", initStatus.formatted("1")));
         // A bind in flight: no node yet, the decision says where.
-        out.add(typical.replace("\"nodeName\": \"gpu-node-0042\",", "").replace("\"hami.io/bind-phase\": \"success\"",
-                "\"hami.io/bind-phase\": \"allocating\""));
+        out.add(typical.replace("\"nodeName\": \"gpu-node-0042\",", "")
+                .replace("\"hami.io/bind-phase\": \"success\"", "\"hami.io/bind-phase\": \"allocating\""));
         out.add(typical.replace("\"phase\": \"Running\"", "\"phase\": \"Succeeded\""));
-        out.add(typical.replace("\"creationTimestamp\"", "\"deletionTimestamp\": \"2026-11-30T09:00:00Z\", \"creationTimestamp\""));
+        out.add(typical.replace(
+                "\"creationTimestamp\"", "\"deletionTimestamp\": \"2026-11-30T09:00:00Z\", \"creationTimestamp\""));
         // Several vendors in two containers, and an allocation that does not decode (the node fails closed).
         out.add(typical.replace("\"nvidia.com/gpucores\": \"30\"}", """
                 "nvidia.com/gpucores": "30"}}}, {"name": "side", "image": "x", "env": [{"name": "Y", "value": "z"}],
@@ -87,7 +89,8 @@ class CachedFieldsTest {
         var trimmed = new UsageIndex();
         String node = resource("typical-node.json");
         new NodeInventory(whole, BACKENDS).refresh(JSON.convertValue(raw(node), Node.class));
-        new NodeInventory(trimmed, BACKENDS).refresh(TolerantInformer.decode(JSON, raw(node), Node.class, CachedFields::node));
+        new NodeInventory(trimmed, BACKENDS)
+                .refresh(TolerantInformer.decode(JSON, raw(node), Node.class, CachedFields::node));
         int counted = 0;
         int i = 0;
         for (String json : pods()) {
@@ -102,25 +105,39 @@ class CachedFieldsTest {
             assertThat(PodRequest.of(slim, BACKENDS)).as(key).isEqualTo(PodRequest.of(full, BACKENDS));
             assertThat(HolderPod.of(slim)).isEqualTo(HolderPod.of(full));
             assertThat(slim.getMetadata().getUid()).isEqualTo(full.getMetadata().getUid());
-            assertThat(slim.getMetadata().getResourceVersion()).isEqualTo(full.getMetadata().getResourceVersion());
-            assertThat(slim.getMetadata().getLabels()).isEqualTo(full.getMetadata().getLabels());
-            assertThat(slim.getMetadata().getAnnotations()).isEqualTo(full.getMetadata().getAnnotations());
-            assertThat(slim.getMetadata().getDeletionTimestamp()).isEqualTo(full.getMetadata().getDeletionTimestamp());
-            assertThat(slim.getSpec().getSchedulerName()).isEqualTo(full.getSpec().getSchedulerName());
+            assertThat(slim.getMetadata().getResourceVersion())
+                    .isEqualTo(full.getMetadata().getResourceVersion());
+            assertThat(slim.getMetadata().getLabels())
+                    .isEqualTo(full.getMetadata().getLabels());
+            assertThat(slim.getMetadata().getAnnotations())
+                    .isEqualTo(full.getMetadata().getAnnotations());
+            assertThat(slim.getMetadata().getDeletionTimestamp())
+                    .isEqualTo(full.getMetadata().getDeletionTimestamp());
+            assertThat(slim.getSpec().getSchedulerName())
+                    .isEqualTo(full.getSpec().getSchedulerName());
             whole.putPod(key + "-" + i, usage, "1");
             trimmed.putPod(key + "-" + i++, PodUsage.of(slim, BACKENDS), "1");
         }
         // The same index: devices, usage and fail-closed reasons on the node, usage of the namespace.
         var seen = trimmed.snapshot("gpu-node-0042").orElseThrow();
-        assertThat(seen.view()).isEqualTo(whole.snapshot("gpu-node-0042").orElseThrow().view());
-        assertThat(seen.failClosed()).isEqualTo(whole.snapshot("gpu-node-0042").orElseThrow().failClosed()).hasSize(1);
-        assertThat(seen.view().devicesOf("NVIDIA")).hasSize(8).anySatisfy(d -> assertThat(d.usedmem()).isPositive());
-        assertThat(trimmed.namespaceUsage("ml-team", null)).isEqualTo(whole.namespaceUsage("ml-team", null)).isNotEmpty();
+        assertThat(seen.view())
+                .isEqualTo(whole.snapshot("gpu-node-0042").orElseThrow().view());
+        assertThat(seen.failClosed())
+                .isEqualTo(whole.snapshot("gpu-node-0042").orElseThrow().failClosed())
+                .hasSize(1);
+        assertThat(seen.view().devicesOf("NVIDIA"))
+                .hasSize(8)
+                .anySatisfy(d -> assertThat(d.usedmem()).isPositive());
+        assertThat(trimmed.namespaceUsage("ml-team", null))
+                .isEqualTo(whole.namespaceUsage("ml-team", null))
+                .isNotEmpty();
         // The variants take the counted, not-counted and undecodable paths, and the init-container release.
         assertThat(counted).isGreaterThanOrEqualTo(5);
         assertThat(PodUsage.of(JSON.convertValue(raw(pods().get(2)), Pod.class), BACKENDS))
                 .isNotEqualTo(PodUsage.of(JSON.convertValue(raw(pods().get(3)), Pod.class), BACKENDS));
-        assertThat(PodRequest.of(JSON.convertValue(raw(pods().get(7)), Pod.class), BACKENDS).vendors()).hasSize(4);
+        assertThat(PodRequest.of(JSON.convertValue(raw(pods().get(7)), Pod.class), BACKENDS)
+                        .vendors())
+                .hasSize(4);
     }
 
     @Test
@@ -135,7 +152,8 @@ class CachedFieldsTest {
         assertThat(spec.getVolumes()).isNullOrEmpty();
         assertThat(spec.getTolerations()).isNullOrEmpty();
         assertThat(spec.getRestartPolicy()).isNull();
-        for (var c : List.of(spec.getContainers().getFirst(), spec.getInitContainers().getFirst())) {
+        for (var c : List.of(
+                spec.getContainers().getFirst(), spec.getInitContainers().getFirst())) {
             assertThat(c.getName()).isNotEmpty();
             assertThat(c.getResources().getLimits()).isNotEmpty();
             assertThat(c.getImage()).isNull();
@@ -149,8 +167,10 @@ class CachedFieldsTest {
         assertThat(status.getConditions()).isNullOrEmpty();
         assertThat(status.getContainerStatuses()).isNullOrEmpty();
         assertThat(status.getPodIP()).isNull();
-        assertThat(status.getInitContainerStatuses()).singleElement()
-                .satisfies(s -> assertThat(s.getState().getTerminated().getExitCode()).isZero())
+        assertThat(status.getInitContainerStatuses())
+                .singleElement()
+                .satisfies(s ->
+                        assertThat(s.getState().getTerminated().getExitCode()).isZero())
                 .satisfies(s -> assertThat(s.getImage()).isNull());
         // At least four times smaller as JSON, which is about what it costs on the heap.
         Pod full = JSON.convertValue(raw(pods().get(2)), Pod.class);
@@ -169,15 +189,21 @@ class CachedFieldsTest {
             var now = Instant.parse("2026-11-30T08:10:30Z");
             for (DeviceBackend b : BACKENDS.all()) {
                 assertThat(b.discover(slim)).as(b.vendor()).isEqualTo(b.discover(full));
-                assertThat(b.checkHealth(slim, now, io.hami.protocol.health.HealthMemory.NONE)).as(b.vendor())
+                assertThat(b.checkHealth(slim, now, io.hami.protocol.health.HealthMemory.NONE))
+                        .as(b.vendor())
                         .isEqualTo(b.checkHealth(full, now, io.hami.protocol.health.HealthMemory.NONE));
             }
-            assertThat(slim.getMetadata().getAnnotations()).isEqualTo(full.getMetadata().getAnnotations());
-            assertThat(slim.getMetadata().getLabels()).isEqualTo(full.getMetadata().getLabels());
-            assertThat(slim.getMetadata().getResourceVersion()).isEqualTo(full.getMetadata().getResourceVersion());
+            assertThat(slim.getMetadata().getAnnotations())
+                    .isEqualTo(full.getMetadata().getAnnotations());
+            assertThat(slim.getMetadata().getLabels())
+                    .isEqualTo(full.getMetadata().getLabels());
+            assertThat(slim.getMetadata().getResourceVersion())
+                    .isEqualTo(full.getMetadata().getResourceVersion());
         }
         Node slim = TolerantInformer.decode(JSON, raw(resource("typical-node.json")), Node.class, CachedFields::node);
-        assertThat(BACKENDS.all().stream().filter(b -> b.discover(slim) instanceof io.hami.protocol.spi.Discovery.Found)).hasSize(1);
+        assertThat(BACKENDS.all().stream()
+                        .filter(b -> b.discover(slim) instanceof io.hami.protocol.spi.Discovery.Found))
+                .hasSize(1);
         assertThat(slim.getStatus().getAllocatable()).containsKey("nvidia.com/gpu");
         assertThat(slim.getStatus().getCapacity()).containsKey("nvidia.com/gpu");
         assertThat(slim.getStatus().getImages()).isNullOrEmpty();
@@ -197,17 +223,23 @@ class CachedFieldsTest {
                 typical.replace("\"phase\": \"Running\"", "\"phase\": {\"a\": 1}"))) {
             String expected = message(() -> JSON.convertValue(raw(bad), Pod.class));
             assertThatThrownBy(() -> TolerantInformer.decode(JSON, raw(bad), Pod.class, CachedFields::pod))
-                    .satisfies(e -> assertThat(ExtenderJson.describe((RuntimeException) e)).isEqualTo(expected));
+                    .satisfies(e -> assertThat(ExtenderJson.describe((RuntimeException) e))
+                            .isEqualTo(expected));
         }
-        String node = resource("typical-node.json").replaceFirst("\"allocatable\": \\{", "\"allocatable\": \"x\", \"unused\": {");
+        String node = resource("typical-node.json")
+                .replaceFirst("\"allocatable\": \\{", "\"allocatable\": \"x\", \"unused\": {");
         String expected = message(() -> JSON.convertValue(raw(node), Node.class));
         assertThat(expected).contains("status.allocatable");
         assertThatThrownBy(() -> TolerantInformer.decode(JSON, raw(node), Node.class, CachedFields::node))
-                .satisfies(e -> assertThat(ExtenderJson.describe((RuntimeException) e)).isEqualTo(expected));
+                .satisfies(e ->
+                        assertThat(ExtenderJson.describe((RuntimeException) e)).isEqualTo(expected));
         // What is not kept is not read: a broken field the scheduler never looks at no longer fails the pod.
         String unread = typical.replace("\"restartPolicy\": \"Always\"", "\"restartPolicy\": {\"a\": 1}");
         assertThat(message(() -> JSON.convertValue(raw(unread), Pod.class))).contains("restartPolicy");
-        assertThat(TolerantInformer.decode(JSON, raw(unread), Pod.class, CachedFields::pod).getSpec().getNodeName()).isEqualTo("gpu-node-0042");
+        assertThat(TolerantInformer.decode(JSON, raw(unread), Pod.class, CachedFields::pod)
+                        .getSpec()
+                        .getNodeName())
+                .isEqualTo("gpu-node-0042");
     }
 
     private static String message(Runnable decode) {

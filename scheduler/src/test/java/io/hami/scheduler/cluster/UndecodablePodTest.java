@@ -38,6 +38,7 @@ class UndecodablePodTest {
     PrometheusRegistry registry = new PrometheusRegistry();
     /** The scheduler's own client: it outlives a restart of the server on the same port. */
     KubernetesClient appClient = server.newClient();
+
     SchedulerApp app;
 
     @AfterEach
@@ -51,34 +52,71 @@ class UndecodablePodTest {
     }
 
     void node(String name) {
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
-                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpu("GPU-" + name, 0, 8000))))
-                .endMetadata().withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("10")).endStatus().build()).create();
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .addToAnnotations(
+                                "hami.io/node-nvidia-register",
+                                NvidiaRegisterCodec.encode(List.of(gpu("GPU-" + name, 0, 8000))))
+                        .endMetadata()
+                        .withNewStatus()
+                        .addToAllocatable("nvidia.com/gpu", new Quantity("10"))
+                        .endStatus()
+                        .build())
+                .create();
     }
 
     /** A running pod on {@code node} holding 3000 MiB of its GPU. */
     void runningPod(String name, String node) {
-        client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withNamespace("default").withName(name)
-                .addToAnnotations("hami.io/vgpu-devices-allocated", "GPU-" + node + ",NVIDIA,3000,30:;").endMetadata()
-                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
-                .withNewStatus().withPhase("Running").endStatus().build()).create();
+        client.pods()
+                .inNamespace("default")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withNamespace("default")
+                        .withName(name)
+                        .addToAnnotations("hami.io/vgpu-devices-allocated", "GPU-" + node + ",NVIDIA,3000,30:;")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(node)
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("busybox")
+                        .endContainer()
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .endStatus()
+                        .build())
+                .create();
     }
 
     /** Memory used on the node's GPU, or -1 before the node is indexed. */
     static long usedMem(UsageIndex index, String node) {
-        return index.snapshot(node).map(s -> s.view().devicesOf("NVIDIA")).filter(l -> !l.isEmpty())
-                .map(l -> (long) l.getFirst().usedmem()).orElse(-1L);
+        return index.snapshot(node)
+                .map(s -> s.view().devicesOf("NVIDIA"))
+                .filter(l -> !l.isEmpty())
+                .map(l -> (long) l.getFirst().usedmem())
+                .orElse(-1L);
     }
 
     String readyz() throws Exception {
-        var r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.address().getPort() + "/readyz"))
-                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        var r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + app.address().getPort() + "/readyz"))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         return r.statusCode() + " " + r.body();
     }
 
     void start() throws Exception {
-        app = SchedulerApp.start(appClient, SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5)),
-                registry, Clock.systemUTC());
+        app = SchedulerApp.start(
+                appClient,
+                SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5)),
+                registry,
+                Clock.systemUTC());
     }
 
     @Test
@@ -88,15 +126,23 @@ class UndecodablePodTest {
         runningPod("good", "n1");
         runningPod("victim", "n2");
         start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> usedMem(app.index(), "n1") == 3000 && usedMem(app.index(), "n2") == 3000);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> usedMem(app.index(), "n1") == 3000 && usedMem(app.index(), "n2") == 3000);
 
         // A type our model cannot take: containers as a string.
-        client.genericKubernetesResources("v1", "Pod").inNamespace("default").withName("victim")
+        client.genericKubernetesResources("v1", "Pod")
+                .inNamespace("default")
+                .withName("victim")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"containers\":\"x\"}}");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !app.index().snapshot("n2").orElseThrow().failClosed().isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        !app.index().snapshot("n2").orElseThrow().failClosed().isEmpty());
         assertThat(app.index().snapshot("n2").orElseThrow().failClosed().getFirst())
-                .contains("default/victim").contains("spec.containers").contains("expected a list, got a string")
-                .doesNotContain("io.fabric8").doesNotContain("java.");
+                .contains("default/victim")
+                .contains("spec.containers")
+                .contains("expected a list, got a string")
+                .doesNotContain("io.fabric8")
+                .doesNotContain("java.");
         assertThat(Scrape.samples(registry, "hami_undecodable_objects_total"))
                 .containsExactly("hami_undecodable_objects_total{resource=\"pods\"} 1.0");
 
@@ -110,10 +156,16 @@ class UndecodablePodTest {
 
         // Deleting the unreadable pod frees its node.
         // (a plain HTTP DELETE: fabric8 would try to decode the deleted object it answers with)
-        var deleted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/pods/victim"))
-                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        var deleted = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/pods/victim"))
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(deleted.statusCode()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(10)).until(() -> app.index().snapshot("n2").orElseThrow().failClosed().isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        app.index().snapshot("n2").orElseThrow().failClosed().isEmpty());
         assertThat(usedMem(app.index(), "n2")).isZero();
     }
 
@@ -121,15 +173,25 @@ class UndecodablePodTest {
     void anUndecodablePodPresentAtStartDoesNotKeepTheSchedulerFromSyncing() throws Exception {
         node("n1");
         runningPod("victim", "n1");
-        client.genericKubernetesResources("v1", "Pod").inNamespace("default").withName("victim")
+        client.genericKubernetesResources("v1", "Pod")
+                .inNamespace("default")
+                .withName("victim")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"initContainers\":{\"a\":1}}}");
         runningPod("good", "n1");
         start();
         assertThat(readyz()).isEqualTo("200 ok");
-        await().atMost(Duration.ofSeconds(10)).until(() -> usedMem(app.index(), "n1") == 3000
-                && !app.index().snapshot("n1").orElseThrow().failClosed().isEmpty());
-        assertThat(app.index().snapshot("n1").orElseThrow().failClosed()).singleElement().asString()
-                .contains("default/victim").contains("spec.initContainers");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> usedMem(app.index(), "n1") == 3000
+                        && !app.index()
+                                .snapshot("n1")
+                                .orElseThrow()
+                                .failClosed()
+                                .isEmpty());
+        assertThat(app.index().snapshot("n1").orElseThrow().failClosed())
+                .singleElement()
+                .asString()
+                .contains("default/victim")
+                .contains("spec.initContainers");
     }
 
     @Test
@@ -152,17 +214,28 @@ class UndecodablePodTest {
         node("n1");
         start();
         await().atMost(Duration.ofSeconds(10)).until(() -> usedMem(app.index(), "n1") == 0);
-        client.genericKubernetesResources("v1", "Node").withName("n1")
+        client.genericKubernetesResources("v1", "Node")
+                .withName("n1")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"allocatable\":\"x\"}}");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !app.index().snapshot("n1").orElseThrow().failClosed().isEmpty());
-        assertThat(app.index().snapshot("n1").orElseThrow().failClosed()).singleElement().asString()
-                .isEqualTo("node inventory unreadable: node n1 cannot be read: field status.allocatable: expected an object, got a string");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        !app.index().snapshot("n1").orElseThrow().failClosed().isEmpty());
+        assertThat(app.index().snapshot("n1").orElseThrow().failClosed())
+                .singleElement()
+                .asString()
+                .isEqualTo(
+                        "node inventory unreadable: node n1 cannot be read: field status.allocatable: expected an object, got a string");
         assertThat(Scrape.samples(registry, "hami_undecodable_objects_total"))
                 .containsExactly("hami_undecodable_objects_total{resource=\"nodes\"} 1.0");
 
-        client.genericKubernetesResources("v1", "Node").withName("n1")
-                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"allocatable\":{\"nvidia.com/gpu\":\"10\"}}}");
-        await().atMost(Duration.ofSeconds(10)).until(() -> app.index().snapshot("n1").orElseThrow().failClosed().isEmpty());
+        client.genericKubernetesResources("v1", "Node")
+                .withName("n1")
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"status\":{\"allocatable\":{\"nvidia.com/gpu\":\"10\"}}}");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        app.index().snapshot("n1").orElseThrow().failClosed().isEmpty());
         assertThat(usedMem(app.index(), "n1")).isZero();
     }
 }

@@ -25,7 +25,8 @@ class CompositeObserverTest {
         };
         FilterObserver recording = (pod, fitting, failed, took) -> calls.add("filtered " + fitting);
 
-        assertThatCode(() -> CompositeObserver.filter(broken, recording).filtered(new Pod(), List.of("n1"), Map.of(), Duration.ZERO))
+        assertThatCode(() -> CompositeObserver.filter(broken, recording)
+                        .filtered(new Pod(), List.of("n1"), Map.of(), Duration.ZERO))
                 .doesNotThrowAnyException();
         assertThat(calls).containsExactly("filtered [n1]");
     }

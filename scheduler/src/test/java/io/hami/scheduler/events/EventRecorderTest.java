@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.kube.events.PodEvents;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.fit.Reasons;
+import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.metrics.Scrape;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
@@ -41,21 +43,29 @@ class EventRecorderTest {
     }
 
     static Pod pod() {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName("p").withUid("uid-1").withResourceVersion("42")
-                .endMetadata().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName("p")
+                .withUid("uid-1")
+                .withResourceVersion("42")
+                .endMetadata()
+                .build();
     }
 
     /** The events in namespace ns, oldest name first (names carry an increasing nanosecond stamp). */
     List<Event> events() {
         return client.v1().events().inNamespace("ns").list().getItems().stream()
-                .sorted(Comparator.comparing((Event e) -> e.getMetadata().getName().length())
-                        .thenComparing(e -> e.getMetadata().getName())).toList();
+                .sorted(Comparator.comparing(
+                                (Event e) -> e.getMetadata().getName().length())
+                        .thenComparing(e -> e.getMetadata().getName()))
+                .toList();
     }
 
     @Test
     void aFilterThatFindsNodesWritesOneNormalEventOnThePod() {
         try (var recorder = new EventRecorder(client, "hami-scheduler", registry, CLOCK)) {
-            recorder.filtered(pod(), List.of("n1", "n2"), Map.of("n3", "node unregistered"), Duration.ofMillis(1));
+            recorder.filtered(pod(), List.of("n1", "n2"), Map.of("n3", Denial.UNREGISTERED), Duration.ofMillis(1));
         }
 
         assertThat(events()).singleElement().satisfies(e -> {
@@ -77,15 +87,26 @@ class EventRecorderTest {
     @Test
     void aFilterThatFindsNothingWritesOneWarningNamingTheNodesPerReasonKind() {
         try (var recorder = new EventRecorder(client, "hami-scheduler", registry, CLOCK)) {
-            recorder.filtered(pod(), List.of(), Map.of(
-                    "n3", "1/2 CardInsufficientMemory, 2/2 NumaNotFit",
-                    "n1", "2/2 CardInsufficientMemory",
-                    "n2", "node unregistered"), Duration.ofMillis(1));
+            recorder.filtered(
+                    pod(),
+                    List.of(),
+                    Map.of(
+                            "n3",
+                                    Denial.devices(
+                                            Map.of(Reasons.CARD_INSUFFICIENT_MEMORY, 1, Reasons.NUMA_NOT_FIT, 2), 2),
+                            "n1", Denial.devices(Map.of(Reasons.CARD_INSUFFICIENT_MEMORY, 2), 2),
+                            "n2", Denial.UNREGISTERED),
+                    Duration.ofMillis(1));
         }
 
-        assertThat(events()).extracting(Event::getType, Event::getReason, Event::getMessage).containsExactly(
-                tuple("Warning", "FilteringFailed", "no available node, 3 nodes do not meet: "
-                        + "2 nodes CardInsufficientMemory(n1,n3); 1 nodes NumaNotFit(n3); 1 nodes node unregistered(n2)"));
+        assertThat(events())
+                .extracting(Event::getType, Event::getReason, Event::getMessage)
+                .containsExactly(
+                        tuple(
+                                "Warning",
+                                "FilteringFailed",
+                                "no available node, 3 nodes do not meet: "
+                                        + "2 nodes CardInsufficientMemory(n1,n3); 1 nodes NumaNotFit(n3); 1 nodes node unregistered(n2)"));
     }
 
     /** A clock tests move by hand. */
@@ -113,20 +134,42 @@ class EventRecorderTest {
         var clock = new ManualClock();
         try (var recorder = new EventRecorder(client, "hami-scheduler", registry, clock)) {
             for (int i = 0; i < 50; i++) {
-                recorder.filtered(pod(), List.of(), Map.of("n1", "2/2 CardInsufficientMemory"), Duration.ZERO);
+                recorder.filtered(
+                        pod(),
+                        List.of(),
+                        Map.of("n1", Denial.devices(Map.of(Reasons.CARD_INSUFFICIENT_MEMORY, 2), 2)),
+                        Duration.ZERO);
                 recorder.filtered(pod(), List.of("n2"), Map.of(), Duration.ZERO);
             }
             clock.now = clock.now.plus(EventRecorder.REPEAT_AFTER).minusSeconds(1);
-            recorder.filtered(pod(), List.of(), Map.of("n1", "2/2 CardInsufficientMemory"), Duration.ZERO);
+            recorder.filtered(
+                    pod(),
+                    List.of(),
+                    Map.of("n1", Denial.devices(Map.of(Reasons.CARD_INSUFFICIENT_MEMORY, 2), 2)),
+                    Duration.ZERO);
             clock.now = clock.now.plusSeconds(1);
-            recorder.filtered(pod(), List.of(), Map.of("n1", "2/2 CardInsufficientMemory"), Duration.ZERO);
-            recorder.filtered(pod(), List.of(), Map.of("n1", "2/2 CardInsufficientMemory"), Duration.ZERO);
+            recorder.filtered(
+                    pod(),
+                    List.of(),
+                    Map.of("n1", Denial.devices(Map.of(Reasons.CARD_INSUFFICIENT_MEMORY, 2), 2)),
+                    Duration.ZERO);
+            recorder.filtered(
+                    pod(),
+                    List.of(),
+                    Map.of("n1", Denial.devices(Map.of(Reasons.CARD_INSUFFICIENT_MEMORY, 2), 2)),
+                    Duration.ZERO);
         }
 
-        assertThat(events()).extracting(Event::getReason, Event::getMessage).containsExactly(
-                tuple("FilteringFailed", "no available node, 1 nodes do not meet: 1 nodes CardInsufficientMemory(n1)"),
-                tuple("FilteringSucceed", "find fit node(n2), 0 nodes not fit, 1 nodes fit(n2)"),
-                tuple("FilteringFailed", "no available node, 1 nodes do not meet: 1 nodes CardInsufficientMemory(n1)"));
+        assertThat(events())
+                .extracting(Event::getReason, Event::getMessage)
+                .containsExactly(
+                        tuple(
+                                "FilteringFailed",
+                                "no available node, 1 nodes do not meet: 1 nodes CardInsufficientMemory(n1)"),
+                        tuple("FilteringSucceed", "find fit node(n2), 0 nodes not fit, 1 nodes fit(n2)"),
+                        tuple(
+                                "FilteringFailed",
+                                "no available node, 1 nodes do not meet: 1 nodes CardInsufficientMemory(n1)"));
         assertThat(Scrape.samples(registry, "hami_event_write_failures_total")).isEmpty();
     }
 
@@ -134,7 +177,11 @@ class EventRecorderTest {
     void anotherPodOrTheSamePodAgainUnderANewUidGetsItsOwnEvent() {
         try (var recorder = new EventRecorder(client, "hami-scheduler", registry, CLOCK)) {
             recorder.filtered(pod(), List.of("n1"), Map.of(), Duration.ZERO);
-            Pod recreated = new PodBuilder(pod()).editMetadata().withUid("uid-2").endMetadata().build();
+            Pod recreated = new PodBuilder(pod())
+                    .editMetadata()
+                    .withUid("uid-2")
+                    .endMetadata()
+                    .build();
             recorder.filtered(recreated, List.of("n1"), Map.of(), Duration.ZERO);
             recorder.filtered(recreated, List.of("n1"), Map.of(), Duration.ZERO);
         }
@@ -146,14 +193,22 @@ class EventRecorderTest {
     void bindOutcomesWriteUpstreamsMessages() {
         try (var recorder = new EventRecorder(client, "hami-scheduler", registry, CLOCK)) {
             recorder.bound(pod(), "n1", Duration.ofMillis(5));
-            recorder.bindFailed(pod(), "n2", "node n2 is locked by ns/q since 2025-03-04T05:06:00Z: node lock contention, retry later",
+            recorder.bindFailed(
+                    pod(),
+                    "n2",
+                    "node n2 is locked by ns/q since 2025-03-04T05:06:00Z: node lock contention, retry later",
                     Duration.ofMillis(5));
             recorder.bindFailed(null, "n2", "pod ns/gone not found", Duration.ofMillis(5));
         }
 
-        assertThat(events()).extracting(Event::getType, Event::getReason, Event::getMessage).containsExactly(
-                tuple("Normal", "BindingSucceed", "Successfully binding node [n1] to ns/p"),
-                tuple("Warning", "BindingFailed", "node n2 is locked by ns/q since 2025-03-04T05:06:00Z: node lock contention, retry later"));
+        assertThat(events())
+                .extracting(Event::getType, Event::getReason, Event::getMessage)
+                .containsExactly(
+                        tuple("Normal", "BindingSucceed", "Successfully binding node [n1] to ns/p"),
+                        tuple(
+                                "Warning",
+                                "BindingFailed",
+                                "node n2 is locked by ns/q since 2025-03-04T05:06:00Z: node lock contention, retry later"));
     }
 
     @Test
@@ -186,7 +241,9 @@ class EventRecorderTest {
             release.countDown();
         }
 
-        assertThat(events()).extracting(Event::getMessage).containsExactly("Successfully binding node [queued] to ns/p");
+        assertThat(events())
+                .extracting(Event::getMessage)
+                .containsExactly("Successfully binding node [queued] to ns/p");
         assertThat(Scrape.samples(registry, "hami_event_write_failures_total"))
                 .containsExactly("hami_event_write_failures_total{cause=\"dropped\"} 1.0");
     }
@@ -198,14 +255,17 @@ class EventRecorderTest {
             recorder.bindFailed(pod(), "n1", longError, Duration.ZERO);
         }
 
-        assertThat(events()).singleElement().extracting(Event::getMessage)
+        assertThat(events())
+                .singleElement()
+                .extracting(Event::getMessage)
                 .isEqualTo("x".repeat(PodEvents.MESSAGE_LIMIT - 3) + "...");
     }
 
     @Test
     void aPodWithoutANameGetsNoEventAndNoException() {
         try (var recorder = new EventRecorder(client, "hami-scheduler", registry, CLOCK)) {
-            assertThatCode(() -> recorder.filtered(new Pod(), List.of("n1"), Map.of(), Duration.ZERO)).doesNotThrowAnyException();
+            assertThatCode(() -> recorder.filtered(new Pod(), List.of("n1"), Map.of(), Duration.ZERO))
+                    .doesNotThrowAnyException();
         }
 
         assertThat(events()).isEmpty();

@@ -68,11 +68,19 @@ class ExtenderHttpTest {
     void withoutNodeCacheTheFittingNodeObjectsComeBack() throws Exception {
         var pod = f.pod("objects", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
         var list = f.client.nodes().list();
-        list.setItems(list.getItems().stream().filter(n -> java.util.Set.of("gpu-1", "gpu-2", "hcu-1").contains(n.getMetadata().getName())).toList());
+        list.setItems(list.getItems().stream()
+                .filter(n -> java.util.Set.of("gpu-1", "gpu-2", "hcu-1")
+                        .contains(n.getMetadata().getName()))
+                .toList());
         var nodes = f.client.getKubernetesSerialization().asJson(list);
-        var r = JSON.readTree(f.post("/filter", "{\"Pod\":" + f.podJson(pod) + ",\"Nodes\":" + nodes + "}").body());
+        var r = JSON.readTree(f.post("/filter", "{\"Pod\":" + f.podJson(pod) + ",\"Nodes\":" + nodes + "}")
+                .body());
         assertThat(r.get("NodeNames").isNull()).isTrue();
-        assertThat(r.get("Nodes").get("items").valueStream().map(n -> n.get("metadata").get("name").asString()).toList())
+        assertThat(r.get("Nodes")
+                        .get("items")
+                        .valueStream()
+                        .map(n -> n.get("metadata").get("name").asString())
+                        .toList())
                 .containsExactly("gpu-2");
         assertThat(r.get("FailedNodes").get("gpu-1").asString()).isEqualTo("2/2 CardInsufficientMemory");
     }
@@ -81,12 +89,21 @@ class ExtenderHttpTest {
     void prioritizeFavoursTheFullerNodeUnderBinpack() throws Exception {
         var pod = f.pod("p1", container("c", "nvidia.com/gpu", "1"));
         var busy = f.pod("busy", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
-        assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"busy\",\"PodNamespace\":\"default\",\"Node\":\"gpu-2\"}").body())
-                .get("Error").asString()).isEmpty();
+        assertThat(JSON.readTree(f.post(
+                                        "/bind",
+                                        "{\"PodName\":\"busy\",\"PodNamespace\":\"default\",\"Node\":\"gpu-2\"}")
+                                .body())
+                        .get("Error")
+                        .asString())
+                .isEmpty();
         assertThat(f.annotations("busy")).containsEntry("hami.io/bind-phase", "allocating");
         // while busy's allocation holds gpu-2's lock, a bind there would wait: gpu-2 costs a notch
-        long held = await().atMost(Duration.ofSeconds(10)).until(
-                () -> f.app.watch().locked("gpu-2") ? prioritize(pod, "gpu-2").get(0).get("Score").asLong() : -1, score -> score >= 0);
+        long held = await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> f.app.watch().locked("gpu-2")
+                                ? prioritize(pod, "gpu-2").get(0).get("Score").asLong()
+                                : -1,
+                        score -> score >= 0);
         // the plugin allocated busy and freed the lock: the fuller node is favoured by a notch more
         f.client.nodes().withName("gpu-2").edit(n -> {
             n.getMetadata().getAnnotations().remove(ProtocolKeys.NODE_LOCK);
@@ -96,26 +113,43 @@ class ExtenderHttpTest {
             var r = prioritize(pod, "gpu-1", "gpu-2");
             assertThat(r.get(0).get("Host").asString()).isEqualTo("gpu-1");
             assertThat(r.get(1).get("Host").asString()).isEqualTo("gpu-2");
-            assertThat(r.get(1).get("Score").asLong()).isGreaterThan(r.get(0).get("Score").asLong()).isEqualTo(held + 1);
+            assertThat(r.get(1).get("Score").asLong())
+                    .isGreaterThan(r.get(0).get("Score").asLong())
+                    .isEqualTo(held + 1);
         });
         // the cluster is shared by this class's tests: give gpu-2's memory back
-        f.client.pods().inNamespace("default").withName("busy").withGracePeriod(0).delete();
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-                f.app.index().snapshot("gpu-2").orElseThrow().view().devices().get("NVIDIA").getFirst().usedmem() == 0);
+        f.client
+                .pods()
+                .inNamespace("default")
+                .withName("busy")
+                .withGracePeriod(0)
+                .delete();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> f.app.index()
+                                .snapshot("gpu-2")
+                                .orElseThrow()
+                                .view()
+                                .devices()
+                                .get("NVIDIA")
+                                .getFirst()
+                                .usedmem()
+                        == 0);
     }
 
     @Test
     void ofNodesAboutAsFullAFreeLockWinsAndAClearlyBetterNodeStillWins() {
         assertThat(Extender.lockPreference(0, true)).isZero();
-        assertThat(Extender.lockPreference(0, false)).isOne();           // two empty nodes: the free one wins
-        assertThat(Extender.lockPreference(6, true)).isEqualTo(5);       // fuller by one notch, locked: a tie with...
-        assertThat(Extender.lockPreference(5, false)).isEqualTo(5);      // ...the free one
+        assertThat(Extender.lockPreference(0, false)).isOne(); // two empty nodes: the free one wins
+        assertThat(Extender.lockPreference(6, true)).isEqualTo(5); // fuller by one notch, locked: a tie with...
+        assertThat(Extender.lockPreference(5, false)).isEqualTo(5); // ...the free one
         assertThat(Extender.lockPreference(8, true)).isGreaterThan(Extender.lockPreference(5, false)); // packing kept
         assertThat(Extender.lockPreference(10, false)).isEqualTo(10);
     }
 
     private JsonNode prioritize(Pod pod, String... nodes) throws Exception {
-        return JSON.readTree(f.post("/prioritize", "{\"Pod\":" + f.podJson(pod) + ",\"NodeNames\":" + names(nodes) + "}").body());
+        return JSON.readTree(
+                f.post("/prioritize", "{\"Pod\":" + f.podJson(pod) + ",\"NodeNames\":" + names(nodes) + "}")
+                        .body());
     }
 
     @Test
@@ -125,41 +159,69 @@ class ExtenderHttpTest {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(r.body()).get("Error").asString()).isEmpty();
         var a = f.annotations("h1");
-        assertThat(a).containsEntry("hami.io/hcu-devices-to-allocate", "HCU-x,HCU,2000,20:;")
+        assertThat(a)
+                .containsEntry("hami.io/hcu-devices-to-allocate", "HCU-x,HCU,2000,20:;")
                 .containsEntry("hami.io/hcu-devices-allocated", "HCU-x,HCU,2000,20:;")
                 .containsEntry("hami.io/vgpu-node", "hcu-1")
                 .containsEntry("hami.io/bind-phase", "allocating")
                 .containsKeys("hami.io/bind-time", "hami.io/vgpu-time");
         assertThat(f.get("h1").getSpec().getNodeName()).isEqualTo("hcu-1");
         assertThat(f.get("h1").getMetadata().getLabels()).containsEntry("hami.io/vgpu-node", "hcu-1");
-        assertThat(f.client.nodes().withName("hcu-1").get().getMetadata().getAnnotations().get("hami.io/mutex.lock")).endsWith(",default,h1");
+        assertThat(f.client
+                        .nodes()
+                        .withName("hcu-1")
+                        .get()
+                        .getMetadata()
+                        .getAnnotations()
+                        .get("hami.io/mutex.lock"))
+                .endsWith(",default,h1");
 
         f.pod("m1", container("c", "cambricon.com/vmlu", "1", "cambricon.com/mlu.smlu.vmemory", "4"));
-        assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"m1\",\"PodNamespace\":\"default\",\"Node\":\"mlu-1\"}").body())
-                .get("Error").asString()).isEmpty();
-        assertThat(f.annotations("m1").get("hami.io/cambricon-mlu-devices-allocated")).matches("mlu-1-cambricon-mlu-[01],MLU,1024,100:;");
+        assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"m1\",\"PodNamespace\":\"default\",\"Node\":\"mlu-1\"}")
+                                .body())
+                        .get("Error")
+                        .asString())
+                .isEmpty();
+        assertThat(f.annotations("m1").get("hami.io/cambricon-mlu-devices-allocated"))
+                .matches("mlu-1-cambricon-mlu-[01],MLU,1024,100:;");
     }
 
     static String bind(String pod, String node) throws Exception {
-        return JSON.readTree(f.post("/bind", "{\"PodName\":\"" + pod + "\",\"PodNamespace\":\"default\",\"Node\":\"" + node + "\"}").body())
-                .get("Error").asString();
+        return JSON.readTree(f.post(
+                                "/bind",
+                                "{\"PodName\":\"" + pod + "\",\"PodNamespace\":\"default\",\"Node\":\"" + node + "\"}")
+                        .body())
+                .get("Error")
+                .asString();
     }
 
     @Test
     void mooreThreadsPodsAreBoundOnCapacityDiscoveredDevices() throws Exception {
         f.mthreadsNode("mt-1", 2);
         f.awaitNodes("mt-1");
-        var pod = f.pod("mt", container("c", "mthreads.com/vgpu", "1", "mthreads.com/sgpu-memory", "8", "mthreads.com/sgpu-core", "4"));
-        assertThat(filter(f.podJson(pod), names("mt-1", "gpu-1")).get("NodeNames").toString()).isEqualTo("[\"mt-1\"]");
+        var pod = f.pod(
+                "mt",
+                container(
+                        "c", "mthreads.com/vgpu", "1", "mthreads.com/sgpu-memory", "8", "mthreads.com/sgpu-core", "4"));
+        assertThat(filter(f.podJson(pod), names("mt-1", "gpu-1"))
+                        .get("NodeNames")
+                        .toString())
+                .isEqualTo("[\"mt-1\"]");
         assertThat(bind("mt", "mt-1")).isEmpty();
-        assertThat(f.annotations("mt").get("hami.io/mthreads-vgpu-devices-allocated")).matches("mt-1-mthreads-[01],Mthreads,4096,4:;");
+        assertThat(f.annotations("mt").get("hami.io/mthreads-vgpu-devices-allocated"))
+                .matches("mt-1-mthreads-[01],Mthreads,4096,4:;");
     }
 
     @Test
     void aTwoVendorMultiContainerPodGetsOneIndexAlignedStringPerVendor() throws Exception {
-        f.mixedNode("mixed-1", gpu("GPU-m", 0, 8000), new DeviceInfo("HCU-m", 0, 10, 16000, 100, "HCU-Z100", 0, "hami-core", true));
+        f.mixedNode(
+                "mixed-1",
+                gpu("GPU-m", 0, 8000),
+                new DeviceInfo("HCU-m", 0, 10, 16000, 100, "HCU-Z100", 0, "hami-core", true));
         f.awaitNodes("mixed-1");
-        var pod = f.pod("two", container("sidecar", "cpu", "1"),
+        var pod = f.pod(
+                "two",
+                container("sidecar", "cpu", "1"),
                 container("train", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000", "nvidia.com/gpucores", "30"),
                 container("infer", "hygon.com/hcunum", "1", "hygon.com/hcumem", "1000", "hygon.com/hcucores", "10"));
         var result = filter(f.podJson(pod), names("mixed-1", "gpu-1", "hcu-1"));
@@ -174,19 +236,41 @@ class ExtenderHttpTest {
 
     @Test
     void typeSelectorsNarrowTheNodesAndSpreadNodePolicyReversesPriority() throws Exception {
-        f.client.nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("t4-1")
-                .addToAnnotations("hami.io/node-nvidia-register", io.hami.protocol.codec.NvidiaRegisterCodec.encode(java.util.List.of(
-                        new DeviceInfo("GPU-t4", 0, 10, 16000, 100, "NVIDIA-Tesla T4", 0, "hami-core", true)))).endMetadata().build()).create();
+        f.client
+                .nodes()
+                .resource(new io.fabric8.kubernetes.api.model.NodeBuilder()
+                        .withNewMetadata()
+                        .withName("t4-1")
+                        .addToAnnotations(
+                                "hami.io/node-nvidia-register",
+                                io.hami.protocol.codec.NvidiaRegisterCodec.encode(java.util.List.of(new DeviceInfo(
+                                        "GPU-t4", 0, 10, 16000, 100, "NVIDIA-Tesla T4", 0, "hami-core", true))))
+                        .endMetadata()
+                        .build())
+                .create();
         f.awaitNodes("t4-1");
-        var t4only = f.client.pods().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
-                .withNewMetadata().withName("t4").addToAnnotations("nvidia.com/use-gputype", "t4")
-                .addToAnnotations("hami.io/node-scheduler-policy", "spread").endMetadata()
-                .withNewSpec().withContainers(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000")).endSpec().build()).create();
+        var t4only = f.client
+                .pods()
+                .inNamespace("default")
+                .resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                        .withNewMetadata()
+                        .withName("t4")
+                        .addToAnnotations("nvidia.com/use-gputype", "t4")
+                        .addToAnnotations("hami.io/node-scheduler-policy", "spread")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withContainers(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000"))
+                        .endSpec()
+                        .build())
+                .create();
         var result = filter(f.podJson(t4only), names("t4-1", "gpu-1"));
         assertThat(result.get("NodeNames").toString()).isEqualTo("[\"t4-1\"]");
         assertThat(result.get("FailedNodes").get("gpu-1").asString()).isEqualTo("2/2 CardTypeMismatch");
-        // Under spread the emptier node ranks higher; gpu-2 carries a pod from another test or none, gpu-1 and t4-1 none.
-        var ranked = JSON.readTree(f.post("/prioritize", "{\"Pod\":" + f.podJson(t4only) + ",\"NodeNames\":" + names("t4-1") + "}").body());
+        // Under spread the emptier node ranks higher; gpu-2 carries a pod from another test or none, gpu-1 and t4-1
+        // none.
+        var ranked = JSON.readTree(
+                f.post("/prioritize", "{\"Pod\":" + f.podJson(t4only) + ",\"NodeNames\":" + names("t4-1") + "}")
+                        .body());
         assertThat(ranked.get(0).get("Score").asLong()).isEqualTo(10);
     }
 
@@ -196,10 +280,19 @@ class ExtenderHttpTest {
         f.awaitNodes("gpu-lock");
         f.pod("l1", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000"));
         f.pod("l2", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000"));
-        assertThat(JSON.readTree(f.post("/bind", "{\"PodName\":\"l1\",\"PodNamespace\":\"default\",\"Node\":\"gpu-lock\"}").body())
-                .get("Error").asString()).isEmpty();
-        var second = JSON.readTree(f.post("/bind", "{\"PodName\":\"l2\",\"PodNamespace\":\"default\",\"Node\":\"gpu-lock\"}").body());
-        assertThat(second.get("Error").asString()).contains("locked by default/l1").contains("retry");
+        assertThat(JSON.readTree(f.post(
+                                        "/bind",
+                                        "{\"PodName\":\"l1\",\"PodNamespace\":\"default\",\"Node\":\"gpu-lock\"}")
+                                .body())
+                        .get("Error")
+                        .asString())
+                .isEmpty();
+        var second =
+                JSON.readTree(f.post("/bind", "{\"PodName\":\"l2\",\"PodNamespace\":\"default\",\"Node\":\"gpu-lock\"}")
+                        .body());
+        assertThat(second.get("Error").asString())
+                .contains("locked by default/l1")
+                .contains("retry");
         assertThat(f.annotations("l2")).isNullOrEmpty();
         assertThat(f.get("l2").getSpec().getNodeName()).isNull();
     }
@@ -209,9 +302,13 @@ class ExtenderHttpTest {
         f.nvidiaNode("gpu-small", gpu("GPU-s", 0, 1000));
         f.awaitNodes("gpu-small");
         f.pod("big", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4000"));
-        var r = JSON.readTree(f.post("/bind", "{\"PodName\":\"big\",\"PodNamespace\":\"default\",\"Node\":\"gpu-small\"}").body());
-        assertThat(r.get("Error").asString()).isEqualTo("pod no longer fits on node gpu-small: 1/1 CardInsufficientMemory");
-        assertThat(f.client.nodes().withName("gpu-small").get().getMetadata().getAnnotations()).doesNotContainKey("hami.io/mutex.lock");
+        var r = JSON.readTree(
+                f.post("/bind", "{\"PodName\":\"big\",\"PodNamespace\":\"default\",\"Node\":\"gpu-small\"}")
+                        .body());
+        assertThat(r.get("Error").asString())
+                .isEqualTo("pod no longer fits on node gpu-small: 1/1 CardInsufficientMemory");
+        assertThat(f.client.nodes().withName("gpu-small").get().getMetadata().getAnnotations())
+                .doesNotContainKey("hami.io/mutex.lock");
         assertThat(f.get("big").getSpec().getNodeName()).isNull();
     }
 
@@ -226,11 +323,14 @@ class ExtenderHttpTest {
         var huge = f.post("/filter", "{\"Pod\":{\"metadata\":{\"name\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}}}");
         assertThat(huge.statusCode()).isEqualTo(413);
         assertThat(JSON.readTree(huge.body()).get("Error").asString()).contains("exceeds 4194304 bytes");
-        var missingPod = JSON.readTree(f.post("/filter", "{\"NodeNames\":[\"gpu-1\"]}").body());
+        var missingPod =
+                JSON.readTree(f.post("/filter", "{\"NodeNames\":[\"gpu-1\"]}").body());
         assertThat(missingPod.get("Error").asString()).isEqualTo("extender args missing pod");
         var missingArgs = JSON.readTree(f.post("/bind", "{\"PodName\":\"x\"}").body());
         assertThat(missingArgs.get("Error").asString()).contains("need PodName, PodNamespace and Node");
-        var notFound = JSON.readTree(f.post("/bind", "{\"PodName\":\"nope\",\"PodNamespace\":\"default\",\"Node\":\"gpu-1\"}").body());
+        var notFound =
+                JSON.readTree(f.post("/bind", "{\"PodName\":\"nope\",\"PodNamespace\":\"default\",\"Node\":\"gpu-1\"}")
+                        .body());
         assertThat(notFound.get("Error").asString()).isEqualTo("pod default/nope not found");
         assertThat(f.getPath("/healthz").statusCode()).isEqualTo(200);
         assertThat(f.getPath("/readyz").statusCode()).isEqualTo(200);
@@ -243,10 +343,15 @@ class ExtenderHttpTest {
         var result = filter(f.podJson(pod), names("gpu-1", "gpu-2", "hcu-1", "mlu-1"));
         assertThat(result.get("NodeNames").toString()).isEqualTo("[]");
         for (String node : java.util.List.of("gpu-1", "gpu-2", "hcu-1", "mlu-1")) {
-            assertThat(result.get("FailedNodes").get(node).asString()).as(node).isEqualTo("unrepresentable request: container c:"
-                    + " nvidia.com/gpu \"4Gi\" (4294967296) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)");
+            assertThat(result.get("FailedNodes").get(node).asString())
+                    .as(node)
+                    .isEqualTo(
+                            "unrepresentable request: container c:"
+                                    + " nvidia.com/gpu \"4Gi\" (4294967296) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)");
         }
-        var bind = JSON.readTree(f.post("/bind", "{\"PodName\":\"huge\",\"PodNamespace\":\"default\",\"Node\":\"gpu-1\"}").body());
+        var bind =
+                JSON.readTree(f.post("/bind", "{\"PodName\":\"huge\",\"PodNamespace\":\"default\",\"Node\":\"gpu-1\"}")
+                        .body());
         assertThat(bind.get("Error").asString()).contains("unrepresentable request");
         assertThat(f.get("huge").getSpec().getNodeName()).isNull();
         assertThat(f.annotations("huge")).doesNotContainKeys("hami.io/vgpu-node", "hami.io/vgpu-devices-allocated");

@@ -17,8 +17,8 @@ class DeviceOrderTest {
         return sorted.stream().map(u -> u.device().id()).toList();
     }
 
-    final List<DeviceOrder.Scored> devices = List.of(
-            dev("a", 0, 1, 0, 5f), dev("b", 1, 0, 3, 9f), dev("c", 2, 0, 1, 1f), dev("d", 3, 1, 0, 9f));
+    final List<DeviceOrder.Scored> devices =
+            List.of(dev("a", 0, 1, 0, 5f), dev("b", 1, 0, 3, 9f), dev("c", 2, 0, 1, 1f), dev("d", 3, 1, 0, 9f));
 
     @Test
     void binpackSortsByAscendingScoreSoTheWalkFromTheEndTriesTheFullestFirst() {
@@ -51,6 +51,7 @@ class DeviceOrderTest {
         // numa-bind moves numa to the front of a chain
         assertThat(ids(DeviceOrder.sort(devices, "spread,numa", true))).containsExactly("b", "c", "d", "a");
         // a chain of unknown tokens falls back to spread
-        assertThat(ids(DeviceOrder.sort(devices, "mutex,topology-aware", false))).containsExactly("b", "d", "a", "c");
+        assertThat(ids(DeviceOrder.sort(devices, "mutex,topology-aware", false)))
+                .containsExactly("b", "d", "a", "c");
     }
 }

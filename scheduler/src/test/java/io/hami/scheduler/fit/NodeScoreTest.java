@@ -23,9 +23,12 @@ class NodeScoreTest {
 
     @Test
     void sumsOverEveryVendorOnTheNode() {
-        var node = new NodeView("n", Map.of(), Map.of(
-                "NVIDIA", List.of(new DeviceUsage(gpu("a", 0), 10, 8000, 100)),
-                "MLU", List.of(DeviceUsage.idle(new DeviceInfo("m", 0, 10, 8000, 100, "MLU", 0, "", true)))));
+        var node = new NodeView(
+                "n",
+                Map.of(),
+                Map.of(
+                        "NVIDIA", List.of(new DeviceUsage(gpu("a", 0), 10, 8000, 100)),
+                        "MLU", List.of(DeviceUsage.idle(new DeviceInfo("m", 0, 10, 8000, 100, "MLU", 0, "", true)))));
         assertThat(NodeScore.of(node)).isEqualTo(15f);
     }
 

@@ -9,12 +9,20 @@ import org.junit.jupiter.api.Test;
 
 /** The shared fit messages against the protocol's {@code genReason} (upstream's text), counts drawn at random. */
 class ReasonTextsTest {
-    static final String[] REASONS = {Reasons.CARD_NOT_HEALTH, Reasons.CARD_CORDONED, Reasons.CARD_TYPE_MISMATCH,
-            Reasons.CARD_TIME_SLICING_EXHAUSTED, Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT, Reasons.CARD_INSUFFICIENT_MEMORY,
-            Reasons.CARD_INSUFFICIENT_CORE, Reasons.CARD_COMPUTE_UNITS_EXHAUSTED, Reasons.CARD_NOT_FOUND_CUSTOM_FILTER_RULE};
+    static final String[] REASONS = {
+        Reasons.CARD_NOT_HEALTH,
+        Reasons.CARD_CORDONED,
+        Reasons.CARD_TYPE_MISMATCH,
+        Reasons.CARD_TIME_SLICING_EXHAUSTED,
+        Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT,
+        Reasons.CARD_INSUFFICIENT_MEMORY,
+        Reasons.CARD_INSUFFICIENT_CORE,
+        Reasons.CARD_COMPUTE_UNITS_EXHAUSTED,
+        Reasons.CARD_NOT_FOUND_CUSTOM_FILTER_RULE
+    };
 
     @Test
-    void packedAndWideMessagesAreGenReasonsTextAndRepeatsShareOneString() {
+    void packedAndWideDenialsHaveGenReasonsTextAndRepeatsShareOneDenial() {
         var texts = new ReasonTexts(REASONS, Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST);
         var rnd = new Random(3);
         for (int c = 0; c < 5000; c++) {
@@ -36,10 +44,14 @@ class ReasonTextsTest {
                 }
             }
             String expected = Reasons.genReason(upstream, n);
-            String shared = texts.of(packed);
-            assertThat(shared).as("counts %s, %d passed", java.util.Arrays.toString(counts), passed).isEqualTo(expected);
+            Denial shared = texts.of(packed);
+            assertThat(shared.text())
+                    .as("counts %s, %d passed", java.util.Arrays.toString(counts), passed)
+                    .isEqualTo(expected);
+            assertThat(shared.counts()).isEqualTo(upstream);
             assertThat(texts.of(packed)).isSameAs(shared);
-            assertThat(texts.text(counts, passed, n)).isEqualTo(expected);
+            assertThat(texts.of(packed).text()).isSameAs(shared.text());
+            assertThat(texts.denial(counts, passed, n)).isEqualTo(shared);
         }
         // Past the packed limit only the built text is used; it is the same text.
         var counts = new int[REASONS.length];
@@ -49,7 +61,8 @@ class ReasonTextsTest {
         upstream.put(Reasons.CARD_NOT_HEALTH, 70);
         upstream.put(Reasons.CARD_INSUFFICIENT_MEMORY, 9);
         upstream.put(Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST, 1);
-        assertThat(texts.text(counts, 1, 80)).isEqualTo(Reasons.genReason(upstream, 80))
+        assertThat(texts.denial(counts, 1, 80).text())
+                .isEqualTo(Reasons.genReason(upstream, 80))
                 .isEqualTo("1/80 AllocatedCardsInsufficientRequest, 70/80 CardNotHealth, 9/80 CardInsufficientMemory");
     }
 }

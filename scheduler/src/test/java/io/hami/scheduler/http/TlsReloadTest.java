@@ -36,10 +36,16 @@ class TlsReloadTest {
     static X509Certificate selfSigned(KeyPair keys, String cn) throws Exception {
         var name = new X500Name("CN=" + cn);
         var now = Instant.now();
-        var builder = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(now.toEpochMilli()), Date.from(now.minusSeconds(60)),
-                Date.from(now.plusSeconds(3600)), name, keys.getPublic());
+        var builder = new JcaX509v3CertificateBuilder(
+                name,
+                BigInteger.valueOf(now.toEpochMilli()),
+                Date.from(now.minusSeconds(60)),
+                Date.from(now.plusSeconds(3600)),
+                name,
+                keys.getPublic());
         String alg = keys.getPrivate().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA";
-        return new JcaX509CertificateConverter().getCertificate(builder.build(new JcaContentSignerBuilder(alg).build(keys.getPrivate())));
+        return new JcaX509CertificateConverter()
+                .getCertificate(builder.build(new JcaContentSignerBuilder(alg).build(keys.getPrivate())));
     }
 
     static void writePem(Path file, Object o) throws Exception {
@@ -54,12 +60,10 @@ class TlsReloadTest {
     static String servedSubject(InetSocketAddress address) throws Exception {
         var trustAll = new X509TrustManager() {
             @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
             @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
             @Override
             public X509Certificate[] getAcceptedIssuers() {
@@ -68,11 +72,15 @@ class TlsReloadTest {
         };
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(null, new TrustManager[] {trustAll}, null);
-        var conn = (HttpsURLConnection) new java.net.URI("https://127.0.0.1:" + address.getPort() + "/healthz").toURL().openConnection();
+        var conn = (HttpsURLConnection) new java.net.URI("https://127.0.0.1:" + address.getPort() + "/healthz")
+                .toURL()
+                .openConnection();
         conn.setSSLSocketFactory(ctx.getSocketFactory());
         conn.setHostnameVerifier((h, s) -> true);
         assertThat(conn.getResponseCode()).isEqualTo(200);
-        String subject = ((X509Certificate) conn.getServerCertificates()[0]).getSubjectX500Principal().getName();
+        String subject = ((X509Certificate) conn.getServerCertificates()[0])
+                .getSubjectX500Principal()
+                .getName();
         conn.disconnect();
         return subject;
     }
@@ -86,8 +94,12 @@ class TlsReloadTest {
         KeyPair first = gen.generateKeyPair();
         writePem(cert, selfSigned(first, "first"));
         writePem(key, new JcaPKCS8Generator(first.getPrivate(), null)); // "PRIVATE KEY", as cert-manager writes
-        var routes = new SchedulerHttpServer.Routes(a -> FilterResult.error("x"), a -> List.of(), a -> BindingResult.OK,
-                ex -> ex.sendResponseHeaders(404, -1), () -> true);
+        var routes = new SchedulerHttpServer.Routes(
+                a -> FilterResult.error("x"),
+                a -> List.of(),
+                a -> BindingResult.OK,
+                ex -> ex.sendResponseHeaders(404, -1),
+                () -> true);
         try (var server = SchedulerHttpServer.start(new InetSocketAddress("127.0.0.1", 0), cert, key, routes)) {
             assertThat(servedSubject(server.address())).isEqualTo("CN=first");
 
@@ -117,6 +129,7 @@ class TlsReloadTest {
         Path key = dir.resolve("tls.key");
         writePem(cert, selfSigned(keys, "x"));
         Files.writeString(key, "");
-        assertThatThrownBy(() -> new ReloadingKeyManager(cert, key)).hasMessageContaining("no PEM private key in " + key);
+        assertThatThrownBy(() -> new ReloadingKeyManager(cert, key))
+                .hasMessageContaining("no PEM private key in " + key);
     }
 }

@@ -10,21 +10,27 @@ class ElectionIdentityTest {
 
     @Test
     void thePodNameIsTheIdentityWhenSet() {
-        assertThat(ElectionIdentity.of("hami-scheduler-7d9f-abcde", "node-1", SUFFIX)).isEqualTo("hami-scheduler-7d9f-abcde");
+        assertThat(ElectionIdentity.of("hami-scheduler-7d9f-abcde", "node-1", SUFFIX))
+                .isEqualTo("hami-scheduler-7d9f-abcde");
         assertThat(ElectionIdentity.generated("hami-scheduler-7d9f-abcde")).isFalse();
     }
 
     @Test
     void withoutAPodNameTheHostnameGetsARandomSuffix() {
-        assertThat(ElectionIdentity.of(null, "node-1", SUFFIX)).isEqualTo("node-1_00000000-0000-0000-0000-00000000002a");
-        assertThat(ElectionIdentity.of("  ", "node-1", SUFFIX)).isEqualTo("node-1_00000000-0000-0000-0000-00000000002a");
-        assertThat(ElectionIdentity.of(null, null, SUFFIX)).isEqualTo("hami-scheduler_00000000-0000-0000-0000-00000000002a");
+        assertThat(ElectionIdentity.of(null, "node-1", SUFFIX))
+                .isEqualTo("node-1_00000000-0000-0000-0000-00000000002a");
+        assertThat(ElectionIdentity.of("  ", "node-1", SUFFIX))
+                .isEqualTo("node-1_00000000-0000-0000-0000-00000000002a");
+        assertThat(ElectionIdentity.of(null, null, SUFFIX))
+                .isEqualTo("hami-scheduler_00000000-0000-0000-0000-00000000002a");
         assertThat(ElectionIdentity.generated(null)).isTrue();
         assertThat(ElectionIdentity.generated("")).isTrue();
     }
 
     @Test
     void twoProcessesOnOneHostWithoutAPodNameDiffer() {
-        assertThat(ElectionIdentity.of(null, "node-1")).isNotEqualTo(ElectionIdentity.of(null, "node-1")).startsWith("node-1_");
+        assertThat(ElectionIdentity.of(null, "node-1"))
+                .isNotEqualTo(ElectionIdentity.of(null, "node-1"))
+                .startsWith("node-1_");
     }
 }

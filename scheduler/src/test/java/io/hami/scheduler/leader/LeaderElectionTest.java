@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.ExtenderArgs;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -26,15 +27,26 @@ import org.junit.jupiter.api.Test;
 class LeaderElectionTest {
 
     static SchedulerApp replica(EmbeddedApiServer server, String identity) throws Exception {
-        var s = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), null, null, "hami-scheduler",
-                SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5), DeviceConfig.DEFAULTS,
-                new LeaderMode.Elect("kube-system", "hami-scheduler", identity), Duration.ofHours(1), null, "test");
+        var s = new SchedulerApp.Settings(
+                new Settings.Http(new InetSocketAddress("127.0.0.1", 0)),
+                new Settings.Scheduling(
+                        "hami-scheduler",
+                        SchedulingPolicy.UPSTREAM_DEFAULTS,
+                        Duration.ofMinutes(5),
+                        DeviceConfig.DEFAULTS),
+                new Settings.Replica(
+                        new LeaderMode.Elect("kube-system", "hami-scheduler", identity), Duration.ofHours(1)),
+                new Settings.Metrics(null, "test"));
         return SchedulerApp.start(server.newClient(), s, new PrometheusRegistry(), Clock.systemUTC());
     }
 
     static int readyz(SchedulerApp app) throws Exception {
-        var req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.address().getPort() + "/readyz")).build();
-        return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString()).statusCode();
+        var req = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + app.address().getPort() + "/readyz"))
+                .build();
+        return HttpClient.newHttpClient()
+                .send(req, HttpResponse.BodyHandlers.ofString())
+                .statusCode();
     }
 
     @Test
@@ -49,11 +61,28 @@ class LeaderElectionTest {
             assertThat(readyz(leader)).isEqualTo(200);
             assertThat(readyz(follower)).isEqualTo(503);
 
-            var pod = new PodBuilder().withNewMetadata().withNamespace("default").withName("p").endMetadata()
-                    .withNewSpec().withContainers(container("c", "nvidia.com/gpu", "1")).endSpec().build();
-            assertThat(follower.extender().filter(new ExtenderArgs(pod, null, List.of("n"))).error()).contains("not the leader");
-            assertThat(follower.binder().bind(new BindingArgs("p", "default", "", "n")).error()).contains("not the leader");
-            var lease = server.newClient().leases().inNamespace("kube-system").withName("hami-scheduler").get();
+            var pod = new PodBuilder()
+                    .withNewMetadata()
+                    .withNamespace("default")
+                    .withName("p")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withContainers(container("c", "nvidia.com/gpu", "1"))
+                    .endSpec()
+                    .build();
+            assertThat(follower.extender()
+                            .filter(new ExtenderArgs(pod, null, List.of("n")))
+                            .error())
+                    .contains("not the leader");
+            assertThat(follower.binder()
+                            .bind(new BindingArgs("p", "default", "", "n"))
+                            .error())
+                    .contains("not the leader");
+            var lease = server.newClient()
+                    .leases()
+                    .inNamespace("kube-system")
+                    .withName("hami-scheduler")
+                    .get();
             assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(leader == a ? "replica-a" : "replica-b");
 
             leader.close();
@@ -71,7 +100,9 @@ class LeaderElectionTest {
             var b = replica(server, ElectionIdentity.of(null, "same-host"));
             await().atMost(Duration.ofSeconds(20)).until(() -> a.isLeader() || b.isLeader());
             // over several retry periods (2 s) of the other replica, it never takes the Lease as its own
-            await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(10)).until(() -> !(a.isLeader() && b.isLeader()));
+            await().during(Duration.ofSeconds(6))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !(a.isLeader() && b.isLeader()));
             a.close();
             b.close();
         }

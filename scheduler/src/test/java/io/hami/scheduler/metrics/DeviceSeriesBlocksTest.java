@@ -31,16 +31,28 @@ class DeviceSeriesBlocksTest {
             for (int g = 0; g < 4; g++) {
                 gpus.add(ExpositionTest.gpu(node(n) + "-G" + g, g, "NVIDIA-A100", 40_000));
             }
-            index.putNode(node(n), Map.of(), n % 3 == 0
-                    ? Map.of("NVIDIA", gpus, "MLU", List.of(ExpositionTest.gpu(node(n) + "-mlu", 0, "MLU \"370\" \\ x y", 0)))
-                    : Map.of("NVIDIA", gpus), Map.of());
+            index.putNode(
+                    node(n),
+                    Map.of(),
+                    n % 3 == 0
+                            ? Map.of(
+                                    "NVIDIA",
+                                    gpus,
+                                    "MLU",
+                                    List.of(ExpositionTest.gpu(node(n) + "-mlu", 0, "MLU \"370\" \\ x y", 0)))
+                            : Map.of("NVIDIA", gpus),
+                    Map.of());
             use(n, "p", 1 + n % 7);
         }
     }
 
     void use(int node, String pod, int mem) {
         Map<String, Grant> grants = node % 3 == 0
-                ? Map.of(node(node) + "-G" + (mem % 4), new Grant(1, mem, mem % 50), node(node) + "-mlu", new Grant(1, 0, mem % 30))
+                ? Map.of(
+                        node(node) + "-G" + (mem % 4),
+                        new Grant(1, mem, mem % 50),
+                        node(node) + "-mlu",
+                        new Grant(1, 0, mem % 30))
                 : Map.of(node(node) + "-G" + (mem % 4), new Grant(1, mem, mem % 50));
         index.putPod("ns/" + node(node) + "-" + pod, new PodUsage.Counted(node(node), grants, Map.of()));
     }
@@ -85,7 +97,8 @@ class DeviceSeriesBlocksTest {
             covered.addAll(List.of(b.members()));
         }
         assertThat(covered).containsExactlyElementsOf(lines.nodes());
-        assertThat(lines.blocks()).hasSize((1000 + DeviceSeries.BLOCK - 1) / DeviceSeries.BLOCK)
+        assertThat(lines.blocks())
+                .hasSize((1000 + DeviceSeries.BLOCK - 1) / DeviceSeries.BLOCK)
                 .allMatch(b -> b.members().length <= DeviceSeries.BLOCK);
         assertThat(gzip(lines)).isEqualTo(plain(series)).isEqualTo(fresh());
     }
@@ -106,12 +119,18 @@ class DeviceSeriesBlocksTest {
                 Arrays.stream(b.members()).forEach(n -> redone.add(n.node));
             }
         }
-        assertThat(redone).containsExactlyElementsOf(Arrays.stream(hit.members()).map(n -> n.node).toList());
-        assertThat(after.blocks().stream().filter(before.blocks()::contains)).hasSize(before.blocks().size() - 1);
+        assertThat(redone)
+                .containsExactlyElementsOf(
+                        Arrays.stream(hit.members()).map(n -> n.node).toList());
+        assertThat(after.blocks().stream().filter(before.blocks()::contains))
+                .hasSize(before.blocks().size() - 1);
         String text = gzip(after);
         assertThat(text).isEqualTo(plain(series)).isEqualTo(fresh());
-        assertThat(text).contains("hami_gpu_memory_allocated_bytes{device_cores=\"100\",device_index=\"1\",device_type=\"NVIDIA-A100\","
-                + "device_uuid=\"node-00150-G1\",node=\"node-00150\",zone=\"vGPU\"} " + 4321 * 1024.0 * 1024 + "\n");
+        assertThat(text)
+                .contains(
+                        "hami_gpu_memory_allocated_bytes{device_cores=\"100\",device_index=\"1\",device_type=\"NVIDIA-A100\","
+                                + "device_uuid=\"node-00150-G1\",node=\"node-00150\",zone=\"vGPU\"} "
+                                + 4321 * 1024.0 * 1024 + "\n");
     }
 
     @Test
@@ -126,8 +145,10 @@ class DeviceSeriesBlocksTest {
 
         String text = gzip(after);
         assertThat(text).isEqualTo(plain(series)).isEqualTo(fresh());
-        assertThat(text).contains("hami_gpu_core_allocated_ratio{device_index=\"0\",device_type=\"MLU \\\"370\\\" \\\\ x y\","
-                + "device_uuid=\"node-00003-mlu\",node=\"node-00003\",zone=\"vGPU\"} " + (2 + 3 % 11) % 30 * 1.0 + "\n");
+        assertThat(text)
+                .contains("hami_gpu_core_allocated_ratio{device_index=\"0\",device_type=\"MLU \\\"370\\\" \\\\ x y\","
+                        + "device_uuid=\"node-00003-mlu\",node=\"node-00003\",zone=\"vGPU\"} " + (2 + 3 % 11) % 30 * 1.0
+                        + "\n");
 
         // and back: lines whose value is unchanged are copied, the others keep their label text
         for (int n = 0; n < 300; n += 2) {
@@ -140,7 +161,10 @@ class DeviceSeriesBlocksTest {
     void aNodeRemovedOrAddedInsideABlockChangesThatBlockOnly() throws IOException {
         cluster(300);
         DeviceSeries.Lines before = series.current(true);
-        DeviceSeries.Block long3 = before.blocks().stream().filter(b -> b.members().length >= 3).findFirst().orElseThrow();
+        DeviceSeries.Block long3 = before.blocks().stream()
+                .filter(b -> b.members().length >= 3)
+                .findFirst()
+                .orElseThrow();
         String removed = long3.members()[1].node;
 
         index.removeNode(removed);
@@ -149,16 +173,28 @@ class DeviceSeriesBlocksTest {
         assertThat(after.blocks()).hasSameSizeAs(before.blocks());
         DeviceSeries.Block redone = blockOf(after, long3.members()[0].node);
         assertThat(redone.members()).hasSize(long3.members().length - 1).noneMatch(n -> n.node.equals(removed));
-        assertThat(after.blocks().stream().filter(b -> !before.blocks().contains(b))).containsExactly(redone);
+        assertThat(after.blocks().stream().filter(b -> !before.blocks().contains(b)))
+                .containsExactly(redone);
         String text = gzip(after);
         assertThat(text).isEqualTo(plain(series)).isEqualTo(fresh()).doesNotContain("node=\"" + removed + "\"");
 
         // back, with a new inventory (another device, rendered in full): a block of its own between its neighbours
-        index.putNode(removed, Map.of(), Map.of("NVIDIA", List.of(ExpositionTest.gpu(removed + "-NEW", 0, "NVIDIA-H100", 80_000))), Map.of());
+        index.putNode(
+                removed,
+                Map.of(),
+                Map.of("NVIDIA", List.of(ExpositionTest.gpu(removed + "-NEW", 0, "NVIDIA-H100", 80_000))),
+                Map.of());
         DeviceSeries.Lines back = series.current(true);
         assertThat(blockOf(back, removed).members()).hasSize(1);
-        assertThat(back.blocks().stream().filter(b -> !after.blocks().contains(b)).flatMap(b -> Arrays.stream(b.members())).map(n -> n.node))
-                .containsExactlyElementsOf(Arrays.stream(long3.members()).map(n -> n.node).toList());
-        assertThat(gzip(back)).isEqualTo(plain(series)).isEqualTo(fresh()).contains("device_uuid=\"" + removed + "-NEW\"");
+        assertThat(back.blocks().stream()
+                        .filter(b -> !after.blocks().contains(b))
+                        .flatMap(b -> Arrays.stream(b.members()))
+                        .map(n -> n.node))
+                .containsExactlyElementsOf(
+                        Arrays.stream(long3.members()).map(n -> n.node).toList());
+        assertThat(gzip(back))
+                .isEqualTo(plain(series))
+                .isEqualTo(fresh())
+                .contains("device_uuid=\"" + removed + "-NEW\"");
     }
 }

@@ -53,10 +53,23 @@ class ExpositionTest {
                     ? Map.of("NVIDIA", nvidia, "MLU", List.of(gpu(node + "-mlu", 0, "MLU \"370\" \\ x\ny", 0)))
                     : Map.<String, List<DeviceInfo>>of("NVIDIA", nvidia);
             index.putNode(node, Map.of(), devices, Map.of());
-            metrics.verdict(node, "NVIDIA", n % 2 == 0 ? HealthVerdict.NO_HANDSHAKE : new HealthVerdict(false, false, java.util.Optional.empty(), io.hami.protocol.health.HealthMemory.NONE));
+            metrics.verdict(
+                    node,
+                    "NVIDIA",
+                    n % 2 == 0
+                            ? HealthVerdict.NO_HANDSHAKE
+                            : new HealthVerdict(
+                                    false,
+                                    false,
+                                    java.util.Optional.empty(),
+                                    io.hami.protocol.health.HealthMemory.NONE));
             for (int p = 0; p < 3; p++) {
-                index.putPod("ns/" + node + "-" + p, new PodUsage.Counted(node,
-                        Map.of(node + "-G" + rnd.nextInt(4), new Grant(1, rnd.nextInt(5000), rnd.nextInt(50))), Map.of()));
+                index.putPod(
+                        "ns/" + node + "-" + p,
+                        new PodUsage.Counted(
+                                node,
+                                Map.of(node + "-G" + rnd.nextInt(4), new Grant(1, rnd.nextInt(5000), rnd.nextInt(50))),
+                                Map.of()));
             }
         }
         index.putPod("ns/broken", new PodUsage.Undecodable("node-1", "undecodable"));
@@ -104,7 +117,9 @@ class ExpositionTest {
         String text = body(false);
 
         assertThat(sorted(text)).isEqualTo(sorted(Scrape.text(registry)));
-        assertThat(text).contains("device_type=\"MLU \\\"370\\\" \\\\ x\\ny\"").contains("hami_undecodable_allocation_pods{node=\"node-1\"} 1.0");
+        assertThat(text)
+                .contains("device_type=\"MLU \\\"370\\\" \\\\ x\\ny\"")
+                .contains("hami_undecodable_allocation_pods{node=\"node-1\"} 1.0");
         String openMetrics = body(true);
         assertThat(sorted(openMetrics)).isEqualTo(sorted(clientOpenMetrics()));
         assertThat(openMetrics).endsWith("# EOF\n");
@@ -122,8 +137,11 @@ class ExpositionTest {
                 assertThat(seen).doesNotContain(current);
                 seen.add(current);
             } else if (!line.startsWith("#")) {
-                assertThat(line.startsWith(current + "{") || line.startsWith(current + "_") || line.startsWith(current + " "))
-                        .as(line).isTrue();
+                assertThat(line.startsWith(current + "{")
+                                || line.startsWith(current + "_")
+                                || line.startsWith(current + " "))
+                        .as(line)
+                        .isTrue();
             }
         }
         assertThat(seen).containsAll(DeviceSeries.NAMES);
@@ -143,7 +161,8 @@ class ExpositionTest {
     void aChangeOfOneNodesUsageShowsInTheNextScrape() throws IOException {
         cluster(5);
         metrics.exposition().gzip(false);
-        String shared = "hami_gpu_shared_count{device_index=\"2\",device_type=\"NVIDIA-A100\",device_uuid=\"node-3-G2\",node=\"node-3\",zone=\"vGPU\"} ";
+        String shared =
+                "hami_gpu_shared_count{device_index=\"2\",device_type=\"NVIDIA-A100\",device_uuid=\"node-3-G2\",node=\"node-3\",zone=\"vGPU\"} ";
         double before = value(body(false), shared);
 
         index.putPod("ns/new", new PodUsage.Counted("node-3", Map.of("node-3-G2", new Grant(2, 100, 5)), Map.of()));
@@ -164,11 +183,15 @@ class ExpositionTest {
         assertThat(body(false)).contains("device_uuid=\"node-4-G0\"").contains("device_uuid=\"node-2-G3\"");
 
         index.removeNode("node-4");
-        index.putNode("node-2", Map.of(), Map.of("NVIDIA", List.of(gpu("node-2-NEW", 0, "NVIDIA-H100", 80_000))), Map.of());
+        index.putNode(
+                "node-2", Map.of(), Map.of("NVIDIA", List.of(gpu("node-2-NEW", 0, "NVIDIA-H100", 80_000))), Map.of());
 
         String text = gunzip(metrics.exposition().gzip(false));
-        assertThat(text).doesNotContain("device_uuid=\"node-4-").doesNotContain("device_uuid=\"node-2-G3\"")
-                .contains("hami_gpu_memory_limit_bytes{device_index=\"0\",device_type=\"NVIDIA-H100\",device_uuid=\"node-2-NEW\",node=\"node-2\",zone=\"vGPU\"} 8.388608E10");
+        assertThat(text)
+                .doesNotContain("device_uuid=\"node-4-")
+                .doesNotContain("device_uuid=\"node-2-G3\"")
+                .contains(
+                        "hami_gpu_memory_limit_bytes{device_index=\"0\",device_type=\"NVIDIA-H100\",device_uuid=\"node-2-NEW\",node=\"node-2\",zone=\"vGPU\"} 8.388608E10");
         metrics.forgetNode("node-4");
         assertThat(sorted(body(false))).isEqualTo(sorted(Scrape.text(registry)));
     }
@@ -176,30 +199,41 @@ class ExpositionTest {
     @Test
     void theServerNegotiatesOpenMetricsAndGzipAsPrometheusAsks() throws Exception {
         cluster(20);
-        try (var server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), metrics.exposition());
-             var http = HttpClient.newHttpClient()) {
+        try (var server = MetricsServer.start(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), metrics.exposition());
+                var http = HttpClient.newHttpClient()) {
             URI uri = URI.create("http://127.0.0.1:" + server.address().getPort() + "/metrics");
-            var request = HttpRequest.newBuilder(uri).header("Accept-Encoding", "gzip")
-                    .header("Accept", "application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3,*/*;q=0.2").build();
+            var request = HttpRequest.newBuilder(uri)
+                    .header("Accept-Encoding", "gzip")
+                    .header(
+                            "Accept",
+                            "application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3,*/*;q=0.2")
+                    .build();
 
             var gz = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
 
             assertThat(gz.statusCode()).isEqualTo(200);
             assertThat(gz.headers().firstValue("Content-Encoding")).hasValue("gzip");
-            assertThat(gz.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/openmetrics-text"));
+            assertThat(gz.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("application/openmetrics-text"));
             assertThat(sorted(gunzip(gz.body()))).isEqualTo(sorted(clientOpenMetrics()));
 
             var plain = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
 
             assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
-            assertThat(plain.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+            assertThat(plain.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
             assertThat(sorted(plain.body())).isEqualTo(sorted(Scrape.text(registry)));
 
             // a name filter goes to the client library's handler over the whole registry
-            var filtered = http.send(HttpRequest.newBuilder(URI.create(uri + "?name[]=hami_gpu_shared_count")).build(),
+            var filtered = http.send(
+                    HttpRequest.newBuilder(URI.create(uri + "?name[]=hami_gpu_shared_count"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             // 4 GPUs a node and an MLU on every third one
-            assertThat(filtered.body().lines().filter(l -> !l.startsWith("#"))).hasSize(20 * 4 + 7).allMatch(l -> l.startsWith("hami_gpu_shared_count{"));
+            assertThat(filtered.body().lines().filter(l -> !l.startsWith("#")))
+                    .hasSize(20 * 4 + 7)
+                    .allMatch(l -> l.startsWith("hami_gpu_shared_count{"));
         }
     }
 }

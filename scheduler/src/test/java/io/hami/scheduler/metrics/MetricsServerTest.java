@@ -33,7 +33,8 @@ class MetricsServerTest {
             var response = get(uri);
 
             assertThat(response.statusCode()).isEqualTo(200);
-            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+            assertThat(response.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
             assertThat(response.body()).contains("hami_build_info{version=\"9.9.9\"} 1.0");
         }
 

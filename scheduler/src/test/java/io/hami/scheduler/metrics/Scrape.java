@@ -10,8 +10,7 @@ import java.util.List;
 
 /** A registry as Prometheus scrapes it, in the text exposition format. */
 public final class Scrape {
-    private Scrape() {
-    }
+    private Scrape() {}
 
     public static String text(PrometheusRegistry registry) {
         var out = new ByteArrayOutputStream();
@@ -25,7 +24,9 @@ public final class Scrape {
 
     /** The sample lines (no HELP or TYPE) of {@code metric}, its _bucket/_count/_sum lines included. */
     public static List<String> samples(PrometheusRegistry registry, String metric) {
-        return text(registry).lines().filter(l -> l.startsWith(metric + "{") || l.startsWith(metric + " ")
-                || l.startsWith(metric + "_")).toList();
+        return text(registry)
+                .lines()
+                .filter(l -> l.startsWith(metric + "{") || l.startsWith(metric + " ") || l.startsWith(metric + "_"))
+                .toList();
     }
 }

@@ -16,13 +16,14 @@ class CollapseTest {
     @Test
     void initContainersCountAtTheirPeakAndAppContainersAsASum() {
         var pod = new PodDevices(List.of(
-                List.of(d("A", 4000, 30)),            // init 0
-                List.of(d("A", 1000, 60)),            // init 1
-                List.of(d("A", 1500, 10)),            // app
+                List.of(d("A", 4000, 30)), // init 0
+                List.of(d("A", 1000, 60)), // init 1
+                List.of(d("A", 1500, 10)), // app
                 List.of(d("A", 1500, 10), d("B", 100, 0)))); // app
-        assertThat(Collapse.of(pod, 2, false)).isEqualTo(Map.of(
-                "A", new Grant(2, 4000, 60),   // max(peak 4000/60, sum 3000/20), slots = 2 app uses
-                "B", new Grant(1, 100, 0)));
+        assertThat(Collapse.of(pod, 2, false))
+                .isEqualTo(Map.of(
+                        "A", new Grant(2, 4000, 60), // max(peak 4000/60, sum 3000/20), slots = 2 app uses
+                        "B", new Grant(1, 100, 0)));
     }
 
     @Test

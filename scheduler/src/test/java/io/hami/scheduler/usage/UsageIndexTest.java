@@ -30,11 +30,23 @@ class UsageIndexTest {
     }
 
     static Pod pod(String name, String node, String allocated, String phase) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name)
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
                 .addToAnnotations("hami.io/vgpu-node", node)
-                .addToAnnotations("hami.io/vgpu-devices-allocated", allocated).endMetadata()
-                .withNewSpec().withNodeName(node).addNewContainer().withName("c").endContainer().endSpec()
-                .withNewStatus().withPhase(phase).endStatus().build();
+                .addToAnnotations("hami.io/vgpu-devices-allocated", allocated)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("c")
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase(phase)
+                .endStatus()
+                .build();
     }
 
     static UsageIndex indexWithTwoNodes() {
@@ -46,7 +58,11 @@ class UsageIndexTest {
 
     static Map<String, DeviceUsage> usage(UsageIndex index, String node) {
         var out = new HashMap<String, DeviceUsage>();
-        index.snapshot(node).orElseThrow().view().devicesOf("NVIDIA").forEach(u -> out.put(u.device().id(), u));
+        index.snapshot(node)
+                .orElseThrow()
+                .view()
+                .devicesOf("NVIDIA")
+                .forEach(u -> out.put(u.device().id(), u));
         return out;
     }
 
@@ -69,7 +85,9 @@ class UsageIndexTest {
         var index = indexWithTwoNodes();
         index.putPod("ns/bad", PodUsage.of(pod("bad", "n1", "G1,NVIDIA,12x,10:;", "Running"), BACKENDS));
         var snap = index.snapshot("n1").orElseThrow();
-        assertThat(snap.failClosed()).singleElement().asString()
+        assertThat(snap.failClosed())
+                .singleElement()
+                .asString()
                 .contains("pod ns/bad has an undecodable hami.io/vgpu-devices-allocated")
                 .contains("invalid memory field in container 0 device 0: \"12x\"");
         assertThat(index.snapshot("n2").orElseThrow().failClosed()).isEmpty();
@@ -87,18 +105,33 @@ class UsageIndexTest {
         var index = new UsageIndex();
         var card = new DeviceInfo("GPU-a", 0, 10, 40960, 100, "NVIDIA-A100", 0, "hami-core", true);
         index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(card)), Map.of());
-        index.putPod("ns/hostile", PodUsage.of(pod("hostile", "n1", "GPU-a,NVIDIA,-40960,-100:;", "Running"), BACKENDS));
+        index.putPod(
+                "ns/hostile", PodUsage.of(pod("hostile", "n1", "GPU-a,NVIDIA,-40960,-100:;", "Running"), BACKENDS));
 
-        assertThat(index.snapshot("n1").orElseThrow().failClosed()).singleElement().asString()
+        assertThat(index.snapshot("n1").orElseThrow().failClosed())
+                .singleElement()
+                .asString()
                 .contains("pod ns/hostile has an undecodable hami.io/vgpu-devices-allocated")
                 .contains("\"-40960\", want a whole number from 0 to 2147483647");
         assertThat(index.undecodablePods()).containsExactly(Map.entry("n1", 1));
         assertThat(usage(index, "n1").get("GPU-a")).isEqualTo(DeviceUsage.idle(card));
 
         // Past the fail-closed check (defence in depth): the first full card fits, the second does not.
-        var fullCard = new PodBuilder().withNewMetadata().withNamespace("ns").withName("full").endMetadata().withNewSpec()
-                .addNewContainer().withName("c").withNewResources().addToLimits("nvidia.com/gpu", new Quantity("1"))
-                .addToLimits("nvidia.com/gpucores", new Quantity("100")).endResources().endContainer().endSpec().build();
+        var fullCard = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName("full")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withNewResources()
+                .addToLimits("nvidia.com/gpu", new Quantity("1"))
+                .addToLimits("nvidia.com/gpucores", new Quantity("100"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
         assertThat(placeOn(index, fullCard)).isInstanceOf(Placement.Placed.class);
         index.putPod("ns/first", PodUsage.of(pod("first", "n1", "GPU-a,NVIDIA,40960,100:;", "Running"), BACKENDS));
         assertThat(placeOn(index, fullCard)).isInstanceOf(Placement.Unplaced.class);
@@ -109,24 +142,34 @@ class UsageIndexTest {
     }
 
     private static Placement placeOn(UsageIndex index, Pod pod) {
-        return NodePlacement.place(PodRequest.of(pod, BACKENDS), index.snapshot("n1").orElseThrow().view(), BACKENDS,
-                new NodePlacement.Policy("binpack", ScoringWeights.DEFAULT, false), Map.of(), Map.of());
+        return NodePlacement.place(
+                PodRequest.of(pod, BACKENDS),
+                index.snapshot("n1").orElseThrow().view(),
+                BACKENDS,
+                new NodePlacement.Policy("binpack", ScoringWeights.DEFAULT, false),
+                Map.of(),
+                Map.of());
     }
 
     @Test
     void usageContributionsAreNeverNegativeAndSumsNeverWrap() {
         // A model built in code (not decoded) with negative values still counts as nothing, never less.
-        var negative = new io.hami.protocol.device.PodDevices(List.of(List.of(new io.hami.protocol.device.ContainerDevice("G1", "NVIDIA", -5000, -50))));
+        var negative = new io.hami.protocol.device.PodDevices(
+                List.of(List.of(new io.hami.protocol.device.ContainerDevice("G1", "NVIDIA", -5000, -50))));
         assertThat(Collapse.of(negative, 0, false)).containsExactly(Map.entry("G1", new Grant(1, 0, 0)));
 
         var index = indexWithTwoNodes();
         for (int i = 0; i < 3; i++) {
-            index.putPod("ns/big" + i, PodUsage.of(pod("big" + i, "n1", "G1,NVIDIA,2147483647,2147483647:;", "Running"), BACKENDS));
+            index.putPod(
+                    "ns/big" + i,
+                    PodUsage.of(pod("big" + i, "n1", "G1,NVIDIA,2147483647,2147483647:;", "Running"), BACKENDS));
         }
-        assertThat(usage(index, "n1").get("G1")).isEqualTo(new DeviceUsage(gpu("G1", 0), 3, Integer.MAX_VALUE, Integer.MAX_VALUE));
+        assertThat(usage(index, "n1").get("G1"))
+                .isEqualTo(new DeviceUsage(gpu("G1", 0), 3, Integer.MAX_VALUE, Integer.MAX_VALUE));
         index.removePod("ns/big0");
         index.removePod("ns/big1");
-        assertThat(usage(index, "n1").get("G1")).isEqualTo(new DeviceUsage(gpu("G1", 0), 1, Integer.MAX_VALUE, Integer.MAX_VALUE));
+        assertThat(usage(index, "n1").get("G1"))
+                .isEqualTo(new DeviceUsage(gpu("G1", 0), 1, Integer.MAX_VALUE, Integer.MAX_VALUE));
         index.removePod("ns/big2");
         assertThat(usage(index, "n1").get("G1")).isEqualTo(DeviceUsage.idle(gpu("G1", 0)));
     }
@@ -134,10 +177,20 @@ class UsageIndexTest {
     @Test
     void anUnboundPodCountsOnlyWhileItsBindIsInFlight() {
         var index = indexWithTwoNodes();
-        var unbound = new PodBuilder(pod("u", "n1", "G1,NVIDIA,1000,10:;", "Pending")).editSpec().withNodeName(null).endSpec();
+        var unbound = new PodBuilder(pod("u", "n1", "G1,NVIDIA,1000,10:;", "Pending"))
+                .editSpec()
+                .withNodeName(null)
+                .endSpec();
         index.putPod("ns/u", PodUsage.of(unbound.build(), BACKENDS));
         assertThat(usage(index, "n1").get("G1").used()).isZero();
-        index.putPod("ns/u", PodUsage.of(unbound.editMetadata().addToAnnotations("hami.io/bind-phase", "allocating").endMetadata().build(), BACKENDS));
+        index.putPod(
+                "ns/u",
+                PodUsage.of(
+                        unbound.editMetadata()
+                                .addToAnnotations("hami.io/bind-phase", "allocating")
+                                .endMetadata()
+                                .build(),
+                        BACKENDS));
         assertThat(usage(index, "n1").get("G1").usedmem()).isEqualTo(1000);
     }
 
@@ -145,7 +198,8 @@ class UsageIndexTest {
     void invalidInventoryIsReportedPerVendor() {
         var index = new UsageIndex();
         index.putNode("n", Map.of(), Map.of(), Map.of("HCU", "invalid memory field in device 0: \"x\""));
-        assertThat(index.snapshot("n").orElseThrow().failClosed()).containsExactly("HCU inventory unreadable: invalid memory field in device 0: \"x\"");
+        assertThat(index.snapshot("n").orElseThrow().failClosed())
+                .containsExactly("HCU inventory unreadable: invalid memory field in device 0: \"x\"");
         assertThat(index.snapshot("unknown")).isEmpty();
     }
 
@@ -175,7 +229,12 @@ class UsageIndexTest {
             for (int c = 0; c < containers; c++) {
                 if (rnd.nextBoolean()) {
                     String[] u = uuids[n];
-                    b.append(u[rnd.nextInt(u.length)]).append(",NVIDIA,").append(rnd.nextInt(3000)).append(',').append(rnd.nextInt(50)).append(':');
+                    b.append(u[rnd.nextInt(u.length)])
+                            .append(",NVIDIA,")
+                            .append(rnd.nextInt(3000))
+                            .append(',')
+                            .append(rnd.nextInt(50))
+                            .append(':');
                 }
                 b.append(';');
             }
@@ -195,7 +254,9 @@ class UsageIndexTest {
             for (String uuid : uuids[n]) {
                 Grant e = expected.getOrDefault(uuid, Grant.ZERO);
                 DeviceUsage a = actual.get(uuid);
-                assertThat(new Grant(a.used(), a.usedmem(), a.usedcores())).as("%s on %s", uuid, nodes[n]).isEqualTo(e);
+                assertThat(new Grant(a.used(), a.usedmem(), a.usedcores()))
+                        .as("%s on %s", uuid, nodes[n])
+                        .isEqualTo(e);
             }
         }
         assertThat(new ArrayList<>(index.nodeNames())).containsExactly("n1", "n2");

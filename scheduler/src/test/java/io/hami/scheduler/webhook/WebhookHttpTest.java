@@ -35,8 +35,16 @@ class WebhookHttpTest {
     }
 
     static AdmissionReview review(io.fabric8.kubernetes.api.model.Pod pod, String apiVersion) throws Exception {
-        var in = new AdmissionReviewBuilder().withApiVersion(apiVersion).withKind("AdmissionReview")
-                .withNewRequest().withUid("uid-1").withNamespace("ns").withOperation("CREATE").withObject(pod).endRequest().build();
+        var in = new AdmissionReviewBuilder()
+                .withApiVersion(apiVersion)
+                .withKind("AdmissionReview")
+                .withNewRequest()
+                .withUid("uid-1")
+                .withNamespace("ns")
+                .withOperation("CREATE")
+                .withObject(pod)
+                .endRequest()
+                .build();
         var r = f.post("/webhook", K8S.asJson(in));
         assertThat(r.statusCode()).isEqualTo(200);
         return K8S.unmarshal(r.body(), AdmissionReview.class);
@@ -44,21 +52,36 @@ class WebhookHttpTest {
 
     @Test
     void mutatesWithAJsonPatchThatSetsTheSchedulerAndTheExclusiveDefault() throws Exception {
-        var pod = new PodBuilder().withNewMetadata().withName("p").endMetadata().withNewSpec()
-                .withContainers(container("c", "nvidia.com/gpu", "1")).endSpec().build();
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(container("c", "nvidia.com/gpu", "1"))
+                .endSpec()
+                .build();
         var out = review(pod).getResponse();
         assertThat(out.getUid()).isEqualTo("uid-1");
         assertThat(out.getAllowed()).isTrue();
         assertThat(out.getPatchType()).isEqualTo("JSONPatch");
         String patch = new String(Base64.getDecoder().decode(out.getPatch()), StandardCharsets.UTF_8);
-        assertThat(patch).contains("\"path\":\"/spec/schedulerName\"").contains("\"value\":\"hami-scheduler\"")
+        assertThat(patch)
+                .contains("\"path\":\"/spec/schedulerName\"")
+                .contains("\"value\":\"hami-scheduler\"")
                 .contains("/spec/containers/0/resources/limits/nvidia.com~1gpucores");
     }
 
     @Test
     void deniesWithTheMessageForTheUser() throws Exception {
-        var pod = new PodBuilder().withNewMetadata().withName("p").addToAnnotations("hami.io/bind-phase", "success").endMetadata()
-                .withNewSpec().withContainers(container("c", "cpu", "1")).endSpec().build();
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .addToAnnotations("hami.io/bind-phase", "success")
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(container("c", "cpu", "1"))
+                .endSpec()
+                .build();
         var out = review(pod).getResponse();
         assertThat(out.getAllowed()).isFalse();
         assertThat(out.getStatus().getCode()).isEqualTo(403);
@@ -76,30 +99,52 @@ class WebhookHttpTest {
             assertThat(r.statusCode()).isEqualTo(400);
             assertThat(r.body()).isEqualTo("AdmissionReview body is JSON null, want an AdmissionReview object");
         });
-        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}")).satisfies(r -> {
-            assertThat(r.statusCode()).isEqualTo(400);
-            assertThat(r.body()).isEqualTo("AdmissionReview has no request");
-        });
-        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"operation\":\"CREATE\"}}"))
+        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}"))
+                .satisfies(r -> {
+                    assertThat(r.statusCode()).isEqualTo(400);
+                    assertThat(r.body()).isEqualTo("AdmissionReview has no request");
+                });
+        assertThat(
+                        f.post(
+                                "/webhook",
+                                "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"operation\":\"CREATE\"}}"))
                 .satisfies(r -> {
                     assertThat(r.statusCode()).isEqualTo(400);
                     assertThat(r.body()).isEqualTo("AdmissionReview request has no uid to answer with");
                 });
-        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v2\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}"))
+        assertThat(
+                        f.post(
+                                "/webhook",
+                                "{\"apiVersion\":\"admission.k8s.io/v2\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}"))
                 .satisfies(r -> {
                     assertThat(r.statusCode()).isEqualTo(400);
                     assertThat(r.body()).contains("apiVersion admission.k8s.io/v2 is not served");
                 });
-        assertThat(f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":\"x\"}").body())
+        assertThat(f.post(
+                                "/webhook",
+                                "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":\"x\"}")
+                        .body())
                 .isEqualTo("malformed AdmissionReview: field request: expected an object, got a string");
-        var noPod = f.post("/webhook", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}");
-        assertThat(K8S.unmarshal(noPod.body(), AdmissionReview.class).getResponse().getStatus().getMessage()).isEqualTo("the review carries no Pod");
+        var noPod = f.post(
+                "/webhook",
+                "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}");
+        assertThat(K8S.unmarshal(noPod.body(), AdmissionReview.class)
+                        .getResponse()
+                        .getStatus()
+                        .getMessage())
+                .isEqualTo("the review carries no Pod");
     }
 
     @Test
     void aV1beta1ReviewIsAnsweredAsV1beta1() throws Exception {
-        var pod = new PodBuilder().withNewMetadata().withName("p").endMetadata().withNewSpec()
-                .withContainers(container("c", "nvidia.com/gpu", "1")).endSpec().build();
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(container("c", "nvidia.com/gpu", "1"))
+                .endSpec()
+                .build();
         var out = review(pod, "admission.k8s.io/v1beta1");
         assertThat(out.getApiVersion()).isEqualTo("admission.k8s.io/v1beta1");
         assertThat(out.getResponse().getUid()).isEqualTo("uid-1");
@@ -109,8 +154,15 @@ class WebhookHttpTest {
     }
 
     static io.fabric8.kubernetes.api.model.Pod optedOut(io.fabric8.kubernetes.api.model.Container c) {
-        return new PodBuilder().withNewMetadata().withName("p").addToLabels("hami.io/webhook", "ignore").endMetadata()
-                .withNewSpec().withContainers(c).endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .addToLabels("hami.io/webhook", "ignore")
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(c)
+                .endSpec()
+                .build();
     }
 
     @Test
@@ -127,12 +179,18 @@ class WebhookHttpTest {
         assertThat(out.getAllowed()).isTrue();
         String patch = new String(Base64.getDecoder().decode(out.getPatch()), StandardCharsets.UTF_8);
         assertThat(patch).contains("\"path\":\"/spec/schedulerName\"").contains("nvidia.com~1gpucores");
-        assertThat(out.getWarnings()).singleElement().asString()
-                .isEqualTo("label hami.io/webhook=ignore does not exempt pods that request devices (nvidia.com/gpu): this pod was reviewed like any other");
+        assertThat(out.getWarnings())
+                .singleElement()
+                .asString()
+                .isEqualTo(
+                        "label hami.io/webhook=ignore does not exempt pods that request devices (nvidia.com/gpu): this pod was reviewed like any other");
 
         // the self-grant of issue 16: label, nodeName and a device request; refused like any pod
         var selfGrant = new PodBuilder(optedOut(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000")))
-                .editSpec().withNodeName("gpu-node").endSpec().build();
+                .editSpec()
+                .withNodeName("gpu-node")
+                .endSpec()
+                .build();
         var denied = review(selfGrant).getResponse();
         assertThat(denied.getAllowed()).isFalse();
         assertThat(denied.getStatus().getMessage()).startsWith("pod has node assigned (spec.nodeName gpu-node)");
@@ -141,8 +199,15 @@ class WebhookHttpTest {
 
     @Test
     void aLabelOtherThanIgnoreChangesNothing() throws Exception {
-        var pod = new PodBuilder().withNewMetadata().withName("p").addToLabels("hami.io/webhook", "enabled").endMetadata()
-                .withNewSpec().withContainers(container("c", "hygon.com/hcunum", "1")).endSpec().build();
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .addToLabels("hami.io/webhook", "enabled")
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(container("c", "hygon.com/hcunum", "1"))
+                .endSpec()
+                .build();
         var out = review(pod).getResponse();
         assertThat(out.getWarnings()).isNullOrEmpty();
         assertThat(out.getPatch()).isNotNull();

@@ -1,6 +1,5 @@
 package io.hami.backend.cambricon;
 
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.CapacityBackend;
 import io.hami.protocol.spi.NodeDiscovery;
 import io.hami.protocol.spi.ResourceNames;
@@ -11,11 +10,22 @@ public final class CambriconBackend extends CapacityBackend {
     /** Cores of one MLU in the capacity resources. */
     static final int CORES_PER_DEVICE = 100;
 
-    public CambriconBackend(DeviceConfig.Cambricon config) {
-        super(CambriconKeys.VENDOR_KEYS,
-                new ResourceNames(config.resourceCountName(), config.resourceMemoryName(), Optional.empty(), config.resourceCoreName()),
-                new NodeDiscovery.CapacityLayout(config.resourceCoreName(), config.resourceMemoryName(), CORES_PER_DEVICE,
-                        CambriconRequests.MEMORY_UNIT_MIB, "cambricon-mlu", CambriconKeys.VENDOR),
-                container -> CambriconRequests.of(container, config), CambriconFitRules.INSTANCE);
+    public CambriconBackend(CambriconConfig config) {
+        super(
+                CambriconKeys.VENDOR_KEYS,
+                new ResourceNames(
+                        config.resourceCountName(),
+                        config.resourceMemoryName(),
+                        Optional.empty(),
+                        config.resourceCoreName()),
+                new NodeDiscovery.CapacityLayout(
+                        config.resourceCoreName(),
+                        config.resourceMemoryName(),
+                        CORES_PER_DEVICE,
+                        CambriconRequests.MEMORY_UNIT_MIB,
+                        "cambricon-mlu",
+                        CambriconKeys.VENDOR),
+                container -> CambriconRequests.of(container, config),
+                CambriconFitRules.INSTANCE);
     }
 }

@@ -1,5 +1,6 @@
 package io.hami.backend.cambricon;
 
+import io.hami.protocol.config.ConfigSection;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackendFactory;
@@ -12,7 +13,12 @@ public final class CambriconBackendFactory implements DeviceBackendFactory {
     }
 
     @Override
+    public ConfigSection<CambriconConfig> configSection() {
+        return CambriconConfig.SECTION;
+    }
+
+    @Override
     public DeviceBackend create(DeviceConfig config) {
-        return new CambriconBackend(config.cambricon());
+        return new CambriconBackend(config.section(CambriconConfig.SECTION));
     }
 }

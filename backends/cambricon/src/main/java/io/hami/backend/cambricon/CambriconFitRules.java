@@ -13,8 +13,7 @@ import io.hami.protocol.fit.FitRules;
 final class CambriconFitRules implements FitRules {
     static final CambriconFitRules INSTANCE = new CambriconFitRules();
 
-    private CambriconFitRules() {
-    }
+    private CambriconFitRules() {}
 
     @Override
     public boolean typeMatches(DeviceInfo device, ContainerRequest request, FitContext context) {

@@ -15,24 +15,35 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class CambriconBackendTest {
-    private final CambriconBackend backend = new CambriconBackend(DeviceConfig.Cambricon.DEFAULTS);
+    private final CambriconBackend backend = new CambriconBackend(CambriconConfig.DEFAULTS);
 
     @Test
     void isFoundByServiceLoader() {
-        assertThat(DeviceBackends.load(DeviceConfig.DEFAULTS).byVendor("MLU")).get().isInstanceOf(CambriconBackend.class);
+        assertThat(DeviceBackends.load(DeviceConfig.DEFAULTS).byVendor("MLU"))
+                .get()
+                .isInstanceOf(CambriconBackend.class);
     }
 
     @Test
     void ownsTheKeysOfDecisionD1() {
         assertThat(backend.vendor()).isEqualTo("MLU");
-        assertThat(backend.keys()).isEqualTo(new VendorKeys(Optional.empty(), VendorKeys.RegisterFormat.NONE,
-                Optional.empty(), "hami.io/cambricon-mlu-devices-to-allocate", "hami.io/cambricon-mlu-devices-allocated"));
+        assertThat(backend.keys())
+                .isEqualTo(new VendorKeys(
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        "hami.io/cambricon-mlu-devices-to-allocate",
+                        "hami.io/cambricon-mlu-devices-allocated"));
     }
 
     @Test
     void readsTheConfiguredResourceNames() {
-        assertThat(backend.resources()).isEqualTo(new ResourceNames("cambricon.com/vmlu",
-                "cambricon.com/mlu.smlu.vmemory", Optional.empty(), "cambricon.com/mlu.smlu.vcore"));
+        assertThat(backend.resources())
+                .isEqualTo(new ResourceNames(
+                        "cambricon.com/vmlu",
+                        "cambricon.com/mlu.smlu.vmemory",
+                        Optional.empty(),
+                        "cambricon.com/mlu.smlu.vcore"));
     }
 
     @Test

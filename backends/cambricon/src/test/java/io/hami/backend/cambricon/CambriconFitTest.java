@@ -9,7 +9,6 @@ import static io.hami.protocol.testing.KubeFixtures.container;
 import static io.hami.protocol.testing.KubeFixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.device.DeviceInfo;
@@ -24,9 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** reference/upstream-scheduler.md §6.5 with Cambricon's rules. */
+/** docs/upstream.md#fit with Cambricon's rules. */
 class CambriconFitTest {
-    private static final CambriconBackend BACKEND = new CambriconBackend(DeviceConfig.Cambricon.DEFAULTS);
+    private static final CambriconBackend BACKEND = new CambriconBackend(CambriconConfig.DEFAULTS);
     private static final DeviceInfo MLU0 = new DeviceInfo("n-cambricon-mlu-0", 0, 100, 24576, 100, "MLU", 0, "", true);
     private static final DeviceInfo MLU1 = new DeviceInfo("n-cambricon-mlu-1", 1, 100, 24576, 100, "MLU", 0, "", true);
     private static final ContainerRequest HALF = new ContainerRequest(1, "MLU", 1024, 0, 50);
@@ -37,11 +36,17 @@ class CambriconFitTest {
 
     @Test
     void aContainerFitsOnDevicesDiscoveredFromCapacity() {
-        var node = node("n", Map.of(), Map.of("cambricon.com/mlu.smlu.vcore", "200",
-                "cambricon.com/mlu.smlu.vmemory", "192"), Map.of());
-        var devices = ((Discovery.Found) BACKEND.discover(node)).devices().stream().map(DeviceUsage::idle).toList();
-        var request = BACKEND.request(container(Map.of("cambricon.com/vmlu", "1", "cambricon.com/mlu.smlu.vmemory", "8")));
-        assertThat(((FitResult.Fits) fit(devices, request, Map.of())).grants()).extracting(FitResult.Grant::entry)
+        var node = node(
+                "n",
+                Map.of(),
+                Map.of("cambricon.com/mlu.smlu.vcore", "200", "cambricon.com/mlu.smlu.vmemory", "192"),
+                Map.of());
+        var devices = ((Discovery.Found) BACKEND.discover(node))
+                .devices().stream().map(DeviceUsage::idle).toList();
+        var request =
+                BACKEND.request(container(Map.of("cambricon.com/vmlu", "1", "cambricon.com/mlu.smlu.vmemory", "8")));
+        assertThat(((FitResult.Fits) fit(devices, request, Map.of())).grants())
+                .extracting(FitResult.Grant::entry)
                 .containsExactly(new ContainerDevice("n-cambricon-mlu-1", "MLU", 2048, 100));
     }
 
@@ -60,15 +65,19 @@ class CambriconFitTest {
     @Test
     void uuidSelectorsUseTheCambriconDomain() {
         var both = List.of(idle(MLU0), idle(MLU1));
-        assertThat(grantedIds(fit(both, HALF, Map.of("cambricon.com/use-gpuuuid", MLU0.id())))).containsExactly(MLU0.id());
-        assertThat(grantedIds(fit(both, HALF, Map.of("cambricon.com/nouse-gpuuuid", MLU1.id())))).containsExactly(MLU0.id());
-        assertThat(grantedIds(fit(both, HALF, Map.of("cambricon.com/use-mlu-uuid", MLU0.id())))).containsExactly(MLU1.id());
+        assertThat(grantedIds(fit(both, HALF, Map.of("cambricon.com/use-gpuuuid", MLU0.id()))))
+                .containsExactly(MLU0.id());
+        assertThat(grantedIds(fit(both, HALF, Map.of("cambricon.com/nouse-gpuuuid", MLU1.id()))))
+                .containsExactly(MLU0.id());
+        assertThat(grantedIds(fit(both, HALF, Map.of("cambricon.com/use-mlu-uuid", MLU0.id()))))
+                .containsExactly(MLU1.id());
     }
 
     @Test
     void typeSelectorsAreNotReadLikeUpstream() {
         var both = List.of(idle(MLU0), idle(MLU1));
-        assertThat(grantedIds(fit(both, HALF, Map.of("cambricon.com/use-mlutype", "MLU370")))).containsExactly(MLU1.id());
+        assertThat(grantedIds(fit(both, HALF, Map.of("cambricon.com/use-mlutype", "MLU370"))))
+                .containsExactly(MLU1.id());
     }
 
     @Test
@@ -91,9 +100,15 @@ class CambriconFitTest {
             reasonCase("ExclusiveDeviceAllocateConflict", used(MLU0, 1, 0, 0), HALF, "mutex"),
             reasonCase("CardInsufficientMemory", used(MLU0, 1, 24000, 0), HALF, "spread"),
             reasonCase("CardInsufficientCore", used(MLU0, 1, 0, 60), HALF, "spread"),
-            reasonCase("CardComputeUnitsExhausted", used(MLU0, 1, 0, 100), new ContainerRequest(1, "MLU", 1024, 0, 0),
+            reasonCase(
+                    "CardComputeUnitsExhausted",
+                    used(MLU0, 1, 0, 100),
+                    new ContainerRequest(1, "MLU", 1024, 0, 0),
                     "spread"),
-            reasonCase("AllocatedCardsInsufficientRequest", idle(MLU0), new ContainerRequest(2, "MLU", 1024, 0, 10),
+            reasonCase(
+                    "AllocatedCardsInsufficientRequest",
+                    idle(MLU0),
+                    new ContainerRequest(2, "MLU", 1024, 0, 10),
                     "spread"));
 
     @ParameterizedTest(name = "{0}")

@@ -3,7 +3,6 @@ package io.hami.backend.cambricon;
 import static io.hami.protocol.testing.KubeFixtures.container;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerRequest;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** reference/upstream-scheduler.md §1.4, Cambricon. */
+/** docs/upstream.md#requests, Cambricon. */
 class CambriconRequestsTest {
     private static final String COUNT = "cambricon.com/vmlu";
     private static final String MEM = "cambricon.com/mlu.smlu.vmemory";
@@ -29,7 +28,8 @@ class CambriconRequestsTest {
             Arguments.of(Map.of(COUNT, "1", MEM, "0"), req(1, 0, 100, 100)),
             Arguments.of(Map.of(COUNT, "1", CORES, "30"), req(1, 0, 100, 30)),
             Arguments.of(Map.of(COUNT, "1", CORES, "30.5"), req(1, 0, 100, 100)),
-            Arguments.of(Map.of(COUNT, "1", MEM, Integer.toString(Integer.MAX_VALUE / 256)),
+            Arguments.of(
+                    Map.of(COUNT, "1", MEM, Integer.toString(Integer.MAX_VALUE / 256)),
                     req(1, Integer.MAX_VALUE / 256 * 256, 0, 100)),
             Arguments.of(Map.of(COUNT, "1", MEM, Integer.toString(Integer.MAX_VALUE / 256 + 1)), NONE),
             Arguments.of(Map.of(COUNT, "1", MEM, "-1"), NONE),
@@ -42,12 +42,13 @@ class CambriconRequestsTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @FieldSource("CASES")
     void defaultConfig(Map<String, String> limits, ContainerRequest expected) {
-        assertThat(new CambriconBackend(DeviceConfig.Cambricon.DEFAULTS).request(container(limits))).isEqualTo(expected);
+        assertThat(new CambriconBackend(CambriconConfig.DEFAULTS).request(container(limits)))
+                .isEqualTo(expected);
     }
 
     @Test
     void requestsAreReadWhenLimitsLackAResource() {
         var c = container(Map.of(COUNT, "1"), Map.of(COUNT, "3", MEM, "2"));
-        assertThat(new CambriconBackend(DeviceConfig.Cambricon.DEFAULTS).request(c)).isEqualTo(req(1, 512, 0, 100));
+        assertThat(new CambriconBackend(CambriconConfig.DEFAULTS).request(c)).isEqualTo(req(1, 512, 0, 100));
     }
 }

@@ -2,8 +2,7 @@ package io.hami.backend.hygon;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
-import io.hami.protocol.codec.LegacyRegisterCodec;
-import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.fit.DeviceUsage;
 import io.hami.protocol.fit.FitContext;
@@ -24,13 +23,13 @@ import java.util.Optional;
 
 /** The Hygon HCU backend: legacy colon register annotation, the shared handshake check. */
 public final class HygonBackend implements DeviceBackend {
-    private final DeviceConfig.Hygon config;
+    private final HygonConfig config;
     private final ResourceNames resources;
 
-    public HygonBackend(DeviceConfig.Hygon config) {
+    public HygonBackend(HygonConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.resources = new ResourceNames(config.resourceCountName(), config.resourceMemoryName(), Optional.empty(),
-                config.resourceCoreName());
+        this.resources = new ResourceNames(
+                config.resourceCountName(), config.resourceMemoryName(), Optional.empty(), config.resourceCoreName());
     }
 
     @Override
@@ -51,7 +50,7 @@ public final class HygonBackend implements DeviceBackend {
     /** The devices of {@code hami.io/node-hcu-register} whose type contains {@code HCU}, any case. */
     @Override
     public Discovery discover(Node node) {
-        return NodeDiscovery.fromRegister(node, HygonKeys.REGISTER, LegacyRegisterCodec::decode, HygonKeys.VENDOR);
+        return NodeDiscovery.fromRegister(node, HygonKeys.REGISTER, RegisterCodec.COLON::decode, HygonKeys.VENDOR);
     }
 
     @Override
@@ -69,13 +68,13 @@ public final class HygonBackend implements DeviceBackend {
         return java.util.Optional.of(HygonFitRules.INSTANCE);
     }
 
-    /** The shared handshake check on {@code hami.io/node-handshake-hcu} and the Allocatable count. */
     /** The memory resource counts in MiB times the memory factor (when above 1), as requests do. */
     @Override
     public int memoryUnitMiB() {
         return Math.max(config.memoryFactor(), 1);
     }
 
+    /** The shared handshake check on {@code hami.io/node-handshake-hcu} and the Allocatable count. */
     @Override
     public HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous) {
         return HandshakeCheck.check(node, HygonKeys.HANDSHAKE, config.resourceCountName(), now, previous);

@@ -1,5 +1,6 @@
 package io.hami.backend.hygon;
 
+import io.hami.protocol.config.ConfigSection;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackendFactory;
@@ -12,7 +13,12 @@ public final class HygonBackendFactory implements DeviceBackendFactory {
     }
 
     @Override
+    public ConfigSection<HygonConfig> configSection() {
+        return HygonConfig.SECTION;
+    }
+
+    @Override
     public DeviceBackend create(DeviceConfig config) {
-        return new HygonBackend(config.hygon());
+        return new HygonBackend(config.section(HygonConfig.SECTION));
     }
 }

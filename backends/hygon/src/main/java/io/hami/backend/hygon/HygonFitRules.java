@@ -10,8 +10,7 @@ import io.hami.protocol.fit.FitRules;
 final class HygonFitRules implements FitRules {
     static final HygonFitRules INSTANCE = new HygonFitRules();
 
-    private HygonFitRules() {
-    }
+    private HygonFitRules() {}
 
     /** The request is Hygon's and the device type passes {@code hygon.com/use-hcutype}/{@code nouse-hcutype}. */
     @Override

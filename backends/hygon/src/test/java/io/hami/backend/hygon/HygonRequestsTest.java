@@ -3,7 +3,6 @@ package io.hami.backend.hygon;
 import static io.hami.protocol.testing.KubeFixtures.container;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerRequest;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** reference/upstream-scheduler.md §1.4, Hygon, with the HCU resource names. */
+/** docs/upstream.md#requests, Hygon, with the HCU resource names. */
 class HygonRequestsTest {
     private static final String COUNT = "hygon.com/hcunum";
     private static final String MEM = "hygon.com/hcumem";
@@ -47,23 +46,25 @@ class HygonRequestsTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @FieldSource("CASES")
     void defaultConfig(Map<String, String> limits, ContainerRequest expected) {
-        assertThat(new HygonBackend(DeviceConfig.Hygon.DEFAULTS).request(container(limits))).isEqualTo(expected);
+        assertThat(new HygonBackend(HygonConfig.DEFAULTS).request(container(limits)))
+                .isEqualTo(expected);
     }
 
     @Test
     void theMemoryFactorMultipliesAndMustStayAnInt32() {
-        var d = DeviceConfig.Hygon.DEFAULTS;
-        var backend = new HygonBackend(new DeviceConfig.Hygon(d.resourceCountName(), d.resourceMemoryName(),
-                d.resourceCoreName(), 2));
+        var d = HygonConfig.DEFAULTS;
+        var backend = new HygonBackend(
+                new HygonConfig(d.resourceCountName(), d.resourceMemoryName(), d.resourceCoreName(), 2));
         assertThat(backend.request(container(Map.of(COUNT, "1", MEM, "1000")))).isEqualTo(req(1, 2000, 0, 100));
         assertThat(backend.request(container(Map.of(COUNT, "1", MEM, "1073741823"))))
                 .isEqualTo(req(1, 2147483646, 0, 100));
-        assertThat(backend.request(container(Map.of(COUNT, "1", MEM, "1073741824")))).isEqualTo(NONE);
+        assertThat(backend.request(container(Map.of(COUNT, "1", MEM, "1073741824"))))
+                .isEqualTo(NONE);
     }
 
     @Test
     void requestsAreReadWhenLimitsLackAResource() {
         var c = container(Map.of(COUNT, "1"), Map.of(MEM, "2048"));
-        assertThat(new HygonBackend(DeviceConfig.Hygon.DEFAULTS).request(c)).isEqualTo(req(1, 2048, 0, 100));
+        assertThat(new HygonBackend(HygonConfig.DEFAULTS).request(c)).isEqualTo(req(1, 2048, 0, 100));
     }
 }

@@ -1,7 +1,6 @@
 package io.hami.backend.mthreads;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.quantity.QuantityLimit;
 import io.hami.protocol.spi.Admission;
 import io.hami.protocol.spi.CapacityBackend;
@@ -15,14 +14,25 @@ public final class MthreadsBackend extends CapacityBackend {
     /** Cores of one GPU in the capacity resources. */
     static final int CORES_PER_DEVICE = 16;
 
-    private final DeviceConfig.Mthreads config;
+    private final MthreadsConfig config;
 
-    public MthreadsBackend(DeviceConfig.Mthreads config) {
-        super(MthreadsKeys.VENDOR_KEYS,
-                new ResourceNames(config.resourceCountName(), config.resourceMemoryName(), Optional.empty(), config.resourceCoreName()),
-                new NodeDiscovery.CapacityLayout(config.resourceCoreName(), config.resourceMemoryName(), CORES_PER_DEVICE,
-                        MthreadsRequests.MEMORY_UNIT_MIB, "mthreads", MthreadsKeys.VENDOR),
-                container -> MthreadsRequests.of(container, config), MthreadsFitRules.INSTANCE);
+    public MthreadsBackend(MthreadsConfig config) {
+        super(
+                MthreadsKeys.VENDOR_KEYS,
+                new ResourceNames(
+                        config.resourceCountName(),
+                        config.resourceMemoryName(),
+                        Optional.empty(),
+                        config.resourceCoreName()),
+                new NodeDiscovery.CapacityLayout(
+                        config.resourceCoreName(),
+                        config.resourceMemoryName(),
+                        CORES_PER_DEVICE,
+                        MthreadsRequests.MEMORY_UNIT_MIB,
+                        "mthreads",
+                        MthreadsKeys.VENDOR),
+                container -> MthreadsRequests.of(container, config),
+                MthreadsFitRules.INSTANCE);
         this.config = config;
     }
 
@@ -31,7 +41,11 @@ public final class MthreadsBackend extends CapacityBackend {
     public List<QuantityLimit> quantityLimits() {
         return super.quantityLimits().stream()
                 .map(l -> l.resource().equals(config.resourceCoreName())
-                        ? new QuantityLimit(l.resource(), Integer.MAX_VALUE, CORES_PER_DEVICE + "ths of a GPU, summed over its GPUs") : l)
+                        ? new QuantityLimit(
+                                l.resource(),
+                                Integer.MAX_VALUE,
+                                CORES_PER_DEVICE + "ths of a GPU, summed over its GPUs")
+                        : l)
                 .toList();
     }
 

@@ -1,5 +1,6 @@
 package io.hami.backend.mthreads;
 
+import io.hami.protocol.config.ConfigSection;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackendFactory;
@@ -12,7 +13,12 @@ public final class MthreadsBackendFactory implements DeviceBackendFactory {
     }
 
     @Override
+    public ConfigSection<MthreadsConfig> configSection() {
+        return MthreadsConfig.SECTION;
+    }
+
+    @Override
     public DeviceBackend create(DeviceConfig config) {
-        return new MthreadsBackend(config.mthreads());
+        return new MthreadsBackend(config.section(MthreadsConfig.SECTION));
     }
 }

@@ -11,8 +11,7 @@ import io.hami.protocol.fit.FitRules;
 final class MthreadsFitRules implements FitRules {
     static final MthreadsFitRules INSTANCE = new MthreadsFitRules();
 
-    private MthreadsFitRules() {
-    }
+    private MthreadsFitRules() {}
 
     /** The device type contains the request type (case-sensitive), and the request is Moore Threads'. */
     @Override
@@ -28,6 +27,7 @@ final class MthreadsFitRules implements FitRules {
     /** Every device granted to earlier containers of the pod is this device: a pod's sGPUs share one GPU. */
     @Override
     public boolean customRule(DeviceUsage device, FitContext context) {
-        return context.podGrantsSoFar().stream().allMatch(grant -> grant.uuid().equals(device.device().id()));
+        return context.podGrantsSoFar().stream()
+                .allMatch(grant -> grant.uuid().equals(device.device().id()));
     }
 }

@@ -4,7 +4,7 @@ import io.hami.protocol.fit.DeviceSelector;
 import io.hami.protocol.spi.VendorKeys;
 import java.util.Optional;
 
-/** Every annotation key the Moore Threads backend owns (DECISIONS D1, reference/upstream-scheduler.md §1.2). */
+/** Every annotation key the Moore Threads backend owns (design D1 in docs/design.md#d1, docs/upstream.md#keys). */
 public final class MthreadsKeys {
     /** The type keyword in pod device strings, also the type of every discovered device. */
     public static final String VENDOR = "Mthreads";
@@ -16,9 +16,8 @@ public final class MthreadsKeys {
             new DeviceSelector("mthreads.ai/use-gpuuuid", "mthreads.ai/nouse-gpuuuid");
 
     /** Devices come from node Capacity; there is no register annotation and no handshake. */
-    static final VendorKeys VENDOR_KEYS = new VendorKeys(Optional.empty(), VendorKeys.RegisterFormat.NONE,
-            Optional.empty(), TO_ALLOCATE, ALLOCATED);
+    static final VendorKeys VENDOR_KEYS =
+            new VendorKeys(Optional.empty(), Optional.empty(), Optional.empty(), TO_ALLOCATE, ALLOCATED);
 
-    private MthreadsKeys() {
-    }
+    private MthreadsKeys() {}
 }

@@ -3,7 +3,6 @@ package io.hami.backend.mthreads;
 import static io.hami.protocol.testing.KubeFixtures.container;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerRequest;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** reference/upstream-scheduler.md §1.4, Moore Threads: totals divided by the count. */
+/** docs/upstream.md#requests, Moore Threads: totals divided by the count. */
 class MthreadsRequestsTest {
     private static final String COUNT = "mthreads.com/vgpu";
     private static final String MEM = "mthreads.com/sgpu-memory";
@@ -28,7 +27,8 @@ class MthreadsRequestsTest {
             Arguments.of(Map.of(COUNT, "2", MEM, "8", CORES, "32"), req(2, 2048, 0, 16)),
             Arguments.of(Map.of(COUNT, "3", MEM, "1", CORES, "16"), req(3, 170, 0, 5)),
             Arguments.of(Map.of(COUNT, "1", CORES, "1.5"), req(1, 0, 100, 0)),
-            Arguments.of(Map.of(COUNT, "1", MEM, Integer.toString(Integer.MAX_VALUE / 512)),
+            Arguments.of(
+                    Map.of(COUNT, "1", MEM, Integer.toString(Integer.MAX_VALUE / 512)),
                     req(1, Integer.MAX_VALUE / 512 * 512, 0, 0)),
             Arguments.of(Map.of(COUNT, "1", MEM, Integer.toString(Integer.MAX_VALUE / 512 + 1)), NONE),
             Arguments.of(Map.of(COUNT, "1", MEM, "-2"), NONE),
@@ -41,6 +41,7 @@ class MthreadsRequestsTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @FieldSource("CASES")
     void defaultConfig(Map<String, String> limits, ContainerRequest expected) {
-        assertThat(new MthreadsBackend(DeviceConfig.Mthreads.DEFAULTS).request(container(limits))).isEqualTo(expected);
+        assertThat(new MthreadsBackend(MthreadsConfig.DEFAULTS).request(container(limits)))
+                .isEqualTo(expected);
     }
 }

@@ -2,7 +2,6 @@ package io.hami.backend.nvidia;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.quantity.ContainerResources;
 import io.hami.protocol.quantity.ResourceAmount;
 import io.hami.protocol.spi.Admission;
@@ -10,7 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The NVIDIA webhook defaults of reference/upstream-scheduler.md §5.5: a count for containers that ask only
+ * The NVIDIA webhook defaults of docs/upstream.md#webhook: a count for containers that ask only
  * for memory or cores, a whole exclusive card for a bare {@code nvidia.com/gpu}, and HAMi-core's env.
  */
 final class NvidiaAdmission {
@@ -18,16 +17,18 @@ final class NvidiaAdmission {
     static final String CORE_POLICY_ENV = "GPU_CORE_UTILIZATION_POLICY";
     static final String VISIBLE_DEVICES_ENV = "NVIDIA_VISIBLE_DEVICES";
 
-    private NvidiaAdmission() {
-    }
+    private NvidiaAdmission() {}
 
-    static Admission admit(Container c, DeviceConfig.Nvidia cfg) {
+    static Admission admit(Container c, NvidiaConfig cfg) {
         Map<String, Quantity> limits = limits(c);
         String pctName = cfg.resourceMemoryPercentageName();
         ResourceAmount pct = ContainerResources.read(c, pctName);
-        if (pct.present() && (pct.int64().isEmpty() || pct.int64().getAsLong() < 0 || pct.int64().getAsLong() > 100)) {
-            return new Admission.Rejected("invalid " + pctName + " value " + text(c, pctName) + " in container " + c.getName()
-                    + ": must be an integer between 0 and 100");
+        if (pct.present()
+                && (pct.int64().isEmpty()
+                        || pct.int64().getAsLong() < 0
+                        || pct.int64().getAsLong() > 100)) {
+            return new Admission.Rejected("invalid " + pctName + " value " + text(c, pctName) + " in container "
+                    + c.getName() + ": must be an integer between 0 and 100");
         }
         var env = new HashMap<String, String>();
         var set = new HashMap<String, String>();
@@ -38,15 +39,23 @@ final class NvidiaAdmission {
             env.put(CORE_POLICY_ENV, cfg.gpuCorePolicy());
         }
         boolean requested = has(limits, cfg.resourceCountName());
-        if (!requested && cfg.defaultGPUNum() > 0
-                && (has(limits, cfg.resourceCoreName()) || has(limits, cfg.resourceMemoryName()) || has(limits, pctName))) {
+        if (!requested
+                && cfg.defaultGPUNum() > 0
+                && (has(limits, cfg.resourceCoreName())
+                        || has(limits, cfg.resourceMemoryName())
+                        || has(limits, pctName))) {
             set.put(cfg.resourceCountName(), Integer.toString(cfg.defaultGPUNum()));
             requested = true;
         }
-        boolean countPresent = set.containsKey(cfg.resourceCountName()) || ContainerResources.read(c, cfg.resourceCountName()).present();
-        boolean coresAbsent = !ContainerResources.read(c, cfg.resourceCoreName()).present();
-        boolean memAbsent = !ContainerResources.read(c, cfg.resourceMemoryName()).present();
-        boolean wholeCard = pct.present() ? pct.int64().orElse(-1) == 100 : cfg.resourceMemoryName().isEmpty() || memAbsent;
+        boolean countPresent = set.containsKey(cfg.resourceCountName())
+                || ContainerResources.read(c, cfg.resourceCountName()).present();
+        boolean coresAbsent =
+                !ContainerResources.read(c, cfg.resourceCoreName()).present();
+        boolean memAbsent =
+                !ContainerResources.read(c, cfg.resourceMemoryName()).present();
+        boolean wholeCard = pct.present()
+                ? pct.int64().orElse(-1) == 100
+                : cfg.resourceMemoryName().isEmpty() || memAbsent;
         if (countPresent && coresAbsent && wholeCard) {
             // A bare count is an exclusive whole card, as upstream's webhook makes it.
             set.put(cfg.resourceCoreName(), "100");
@@ -59,7 +68,9 @@ final class NvidiaAdmission {
     }
 
     private static Map<String, Quantity> limits(Container c) {
-        return c.getResources() == null || c.getResources().getLimits() == null ? Map.of() : c.getResources().getLimits();
+        return c.getResources() == null || c.getResources().getLimits() == null
+                ? Map.of()
+                : c.getResources().getLimits();
     }
 
     private static boolean has(Map<String, Quantity> limits, String name) {
@@ -69,7 +80,9 @@ final class NvidiaAdmission {
     /** The quantity as the user wrote it, from limits else requests. */
     private static String text(Container c, String name) {
         var r = c.getResources();
-        Quantity q = r.getLimits() != null && r.getLimits().containsKey(name) ? r.getLimits().get(name) : r.getRequests().get(name);
+        Quantity q = r.getLimits() != null && r.getLimits().containsKey(name)
+                ? r.getLimits().get(name)
+                : r.getRequests().get(name);
         return (q.getAmount() == null ? "" : q.getAmount()) + (q.getFormat() == null ? "" : q.getFormat());
     }
 }

@@ -2,8 +2,7 @@ package io.hami.backend.nvidia;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
-import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.fit.DeviceUsage;
 import io.hami.protocol.fit.FitContext;
@@ -24,12 +23,14 @@ import java.util.Optional;
 
 /** The NVIDIA GPU backend: JSON register annotation, handshake plus Allocatable health, NUMA binding. */
 public final class NvidiaBackend implements DeviceBackend {
-    private final DeviceConfig.Nvidia config;
+    private final NvidiaConfig config;
     private final ResourceNames resources;
 
-    public NvidiaBackend(DeviceConfig.Nvidia config) {
+    public NvidiaBackend(NvidiaConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.resources = new ResourceNames(config.resourceCountName(), config.resourceMemoryName(),
+        this.resources = new ResourceNames(
+                config.resourceCountName(),
+                config.resourceMemoryName(),
                 Optional.of(config.resourceMemoryPercentageName()).filter(name -> !name.isEmpty()),
                 config.resourceCoreName());
     }
@@ -52,7 +53,7 @@ public final class NvidiaBackend implements DeviceBackend {
     /** The devices of {@code hami.io/node-nvidia-register} whose type contains {@code NVIDIA}, any case. */
     @Override
     public Discovery discover(Node node) {
-        return NodeDiscovery.fromRegister(node, NvidiaKeys.REGISTER, NvidiaRegisterCodec::decode, NvidiaKeys.VENDOR);
+        return NodeDiscovery.fromRegister(node, NvidiaKeys.REGISTER, RegisterCodec.JSON::decode, NvidiaKeys.VENDOR);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.hami.backend.nvidia;
 
+import io.hami.protocol.config.ConfigSection;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackendFactory;
@@ -12,7 +13,12 @@ public final class NvidiaBackendFactory implements DeviceBackendFactory {
     }
 
     @Override
+    public ConfigSection<NvidiaConfig> configSection() {
+        return NvidiaConfig.SECTION;
+    }
+
+    @Override
     public DeviceBackend create(DeviceConfig config) {
-        return new NvidiaBackend(config.nvidia());
+        return new NvidiaBackend(config.section(NvidiaConfig.SECTION));
     }
 }

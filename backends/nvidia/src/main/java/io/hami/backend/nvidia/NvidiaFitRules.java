@@ -17,8 +17,7 @@ final class NvidiaFitRules implements FitRules {
     /** The spellings Go's {@code strconv.ParseBool} reads as true; anything else, invalid text included, is false. */
     private static final Set<String> GO_TRUE = Set.of("1", "t", "T", "TRUE", "true", "True");
 
-    private NvidiaFitRules() {
-    }
+    private NvidiaFitRules() {}
 
     /**
      * The request is NVIDIA's, the device type passes {@code nvidia.com/use-gputype}/{@code nouse-gputype}, and
@@ -42,7 +41,9 @@ final class NvidiaFitRules implements FitRules {
     @Override
     public Set<String> cordoned(FitContext context) {
         String value = context.nodeAnnotations().getOrDefault(NvidiaKeys.DEVICE_CORDON, "");
-        return Arrays.stream(value.split(",", -1)).map(String::trim).filter(s -> !s.isEmpty())
+        return Arrays.stream(value.split(",", -1))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
                 .collect(Collectors.toUnmodifiableSet());
     }
 

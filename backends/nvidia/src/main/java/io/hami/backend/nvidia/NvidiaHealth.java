@@ -9,13 +9,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * NVIDIA's health rule (DECISIONS D3): the shared handshake check, plus the Allocatable count and the
+ * NVIDIA's health rule (design D3, docs/design.md#d3): the shared handshake check, plus the Allocatable count and the
  * register value compared with the previous round. The NVIDIA device plugin rewrites the register value
  * when its inventory changes and never answers the handshake, so these comparisons are what matter.
  */
 final class NvidiaHealth {
-    private NvidiaHealth() {
-    }
+    private NvidiaHealth() {}
 
     /**
      * A count that falls to 0 is unhealthy; a changed count (healthy) or a changed register value refresh the
@@ -36,13 +35,15 @@ final class NvidiaHealth {
             return new HealthVerdict(true, true, shared.handshakeToWrite(), new HealthMemory(count, register));
         }
         if (!previous.reportedRegister().equals(register)) {
-            return new HealthVerdict(shared.healthy(), true, shared.handshakeToWrite(), new HealthMemory(count, register));
+            return new HealthVerdict(
+                    shared.healthy(), true, shared.handshakeToWrite(), new HealthMemory(count, register));
         }
         return shared;
     }
 
     private static Map<String, String> annotations(Node node) {
-        Map<String, String> annotations = node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
         return annotations == null ? Map.of() : annotations;
     }
 }

@@ -1,10 +1,11 @@
 package io.hami.backend.nvidia;
 
+import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.fit.DeviceSelector;
 import io.hami.protocol.spi.VendorKeys;
 import java.util.Optional;
 
-/** Every annotation key the NVIDIA backend owns (DECISIONS D1, reference/upstream-scheduler.md §1.2). */
+/** Every annotation key the NVIDIA backend owns (design D1 in docs/design.md#d1, docs/upstream.md#keys). */
 public final class NvidiaKeys {
     /** The type keyword in pod device strings. */
     public static final String VENDOR = "NVIDIA";
@@ -13,6 +14,7 @@ public final class NvidiaKeys {
     public static final String REGISTER = "hami.io/node-nvidia-register";
     /** Node: the handshake, without a vendor suffix. */
     public static final String HANDSHAKE = "hami.io/node-handshake";
+
     public static final String TO_ALLOCATE = "hami.io/vgpu-devices-to-allocate";
     public static final String ALLOCATED = "hami.io/vgpu-devices-allocated";
     /** Node: comma list of device IDs taken out of scheduling. */
@@ -22,14 +24,14 @@ public final class NvidiaKeys {
     public static final String NUMA_BIND = "nvidia.com/numa-bind";
     /** Pod: only devices whose mode is a substring of this value. */
     public static final String VGPU_MODE = "nvidia.com/vgpu-mode";
+
     public static final DeviceSelector TYPE_SELECTOR =
             new DeviceSelector("nvidia.com/use-gputype", "nvidia.com/nouse-gputype");
     public static final DeviceSelector UUID_SELECTOR =
             new DeviceSelector("nvidia.com/use-gpuuuid", "nvidia.com/nouse-gpuuuid");
 
-    static final VendorKeys VENDOR_KEYS = new VendorKeys(Optional.of(REGISTER), VendorKeys.RegisterFormat.JSON,
-            Optional.of(HANDSHAKE), TO_ALLOCATE, ALLOCATED);
+    static final VendorKeys VENDOR_KEYS = new VendorKeys(
+            Optional.of(REGISTER), Optional.of(RegisterCodec.JSON), Optional.of(HANDSHAKE), TO_ALLOCATE, ALLOCATED);
 
-    private NvidiaKeys() {
-    }
+    private NvidiaKeys() {}
 }

@@ -1,25 +1,24 @@
 package io.hami.backend.nvidia;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.quantity.ContainerResources;
 import io.hami.protocol.quantity.ResourceAmount;
 import java.util.OptionalLong;
 
-/** What a container asks of NVIDIA (reference/upstream-scheduler.md §1.4). */
+/** What a container asks of NVIDIA (docs/upstream.md#requests). */
 final class NvidiaRequests {
-    private NvidiaRequests() {
-    }
+    private NvidiaRequests() {}
 
     /**
      * A count that is absent, not an integer, or outside 1..MaxInt32 is no request; a memory value that is
      * not an integer or out of range rejects the whole request; an unusable percentage or core value is
      * ignored.
      */
-    static ContainerRequest of(Container container, DeviceConfig.Nvidia config) {
+    static ContainerRequest of(Container container, NvidiaConfig config) {
         ContainerRequest none = ContainerRequest.none(NvidiaKeys.VENDOR);
-        OptionalLong count = ContainerResources.read(container, config.resourceCountName()).int64();
+        OptionalLong count =
+                ContainerResources.read(container, config.resourceCountName()).int64();
         if (count.isEmpty() || count.getAsLong() <= 0 || count.getAsLong() > Integer.MAX_VALUE) {
             return none;
         }
@@ -36,7 +35,9 @@ final class NvidiaRequests {
         }
 
         int percentage = ContainerRequest.NO_PERCENTAGE;
-        long requested = ContainerResources.read(container, config.resourceMemoryPercentageName()).int64().orElse(0);
+        long requested = ContainerResources.read(container, config.resourceMemoryPercentageName())
+                .int64()
+                .orElse(0);
         if (requested > 0) {
             percentage = (int) Math.min(requested, 100);
         }
@@ -48,7 +49,8 @@ final class NvidiaRequests {
             }
         }
 
-        int cores = ContainerResources.read(container, config.resourceCoreName()).clampedInt()
+        int cores = ContainerResources.read(container, config.resourceCoreName())
+                .clampedInt()
                 .orElse(config.defaultCores());
         return new ContainerRequest((int) count.getAsLong(), NvidiaKeys.VENDOR, memory, percentage, cores);
     }

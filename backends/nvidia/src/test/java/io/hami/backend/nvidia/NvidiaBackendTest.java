@@ -2,6 +2,7 @@ package io.hami.backend.nvidia;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.ResourceNames;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class NvidiaBackendTest {
-    private final NvidiaBackend backend = new NvidiaBackend(DeviceConfig.Nvidia.DEFAULTS);
+    private final NvidiaBackend backend = new NvidiaBackend(NvidiaConfig.DEFAULTS);
 
     @Test
     void isFoundByServiceLoader() {
@@ -24,24 +25,47 @@ class NvidiaBackendTest {
     @Test
     void ownsTheKeysOfDecisionD1() {
         assertThat(backend.vendor()).isEqualTo("NVIDIA");
-        assertThat(backend.keys()).isEqualTo(new VendorKeys(Optional.of("hami.io/node-nvidia-register"),
-                VendorKeys.RegisterFormat.JSON, Optional.of("hami.io/node-handshake"),
-                "hami.io/vgpu-devices-to-allocate", "hami.io/vgpu-devices-allocated"));
+        assertThat(backend.keys())
+                .isEqualTo(new VendorKeys(
+                        Optional.of("hami.io/node-nvidia-register"),
+                        Optional.of(RegisterCodec.JSON),
+                        Optional.of("hami.io/node-handshake"),
+                        "hami.io/vgpu-devices-to-allocate",
+                        "hami.io/vgpu-devices-allocated"));
     }
 
     @Test
     void readsTheConfiguredResourceNames() {
-        assertThat(backend.resources()).isEqualTo(new ResourceNames("nvidia.com/gpu", "nvidia.com/gpumem",
-                Optional.of("nvidia.com/gpumem-percentage"), "nvidia.com/gpucores"));
+        assertThat(backend.resources())
+                .isEqualTo(new ResourceNames(
+                        "nvidia.com/gpu",
+                        "nvidia.com/gpumem",
+                        Optional.of("nvidia.com/gpumem-percentage"),
+                        "nvidia.com/gpucores"));
     }
 
     @Test
     void anEmptyPercentageNameIsNoPercentageResource() {
-        var c = DeviceConfig.Nvidia.DEFAULTS;
-        var config = new DeviceConfig.Nvidia(c.resourceCountName(), c.resourceMemoryName(), "", c.resourceCoreName(),
-                c.resourcePriorityName(), c.overwriteEnv(), c.defaultMemory(), c.defaultCores(), c.defaultGPUNum(),
-                c.memoryFactor(), c.disableCoreLimit(), c.gpuCorePolicy(), c.runtimeClassName(), c.deviceSplitCount(),
-                c.deviceMemoryScaling(), c.deviceCoreScaling(), c.preConfiguredDeviceMemory(), c.libCudaLogLevel(),
+        var c = NvidiaConfig.DEFAULTS;
+        var config = new NvidiaConfig(
+                c.resourceCountName(),
+                c.resourceMemoryName(),
+                "",
+                c.resourceCoreName(),
+                c.resourcePriorityName(),
+                c.overwriteEnv(),
+                c.defaultMemory(),
+                c.defaultCores(),
+                c.defaultGPUNum(),
+                c.memoryFactor(),
+                c.disableCoreLimit(),
+                c.gpuCorePolicy(),
+                c.runtimeClassName(),
+                c.deviceSplitCount(),
+                c.deviceMemoryScaling(),
+                c.deviceCoreScaling(),
+                c.preConfiguredDeviceMemory(),
+                c.libCudaLogLevel(),
                 c.enableNumaTopology());
         assertThat(new NvidiaBackend(config).resources().memoryPercentage()).isEmpty();
     }

@@ -6,15 +6,14 @@ import static io.hami.protocol.codec.ProtocolExamples.OLDER_NVIDIA_REGISTER_COLO
 import static io.hami.protocol.testing.KubeFixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.Discovery;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** reference/upstream-scheduler.md §1.3: the JSON register annotation. */
+/** docs/upstream.md#discovery: the JSON register annotation. */
 class NvidiaDiscoveryTest {
-    private final NvidiaBackend backend = new NvidiaBackend(DeviceConfig.Nvidia.DEFAULTS);
+    private final NvidiaBackend backend = new NvidiaBackend(NvidiaConfig.DEFAULTS);
 
     @Test
     void theProtocolDocExampleIsFound() {

@@ -13,7 +13,6 @@ import static io.hami.protocol.testing.KubeFixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hami.protocol.codec.ProtocolExamples;
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.device.DeviceInfo;
@@ -29,9 +28,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** reference/upstream-scheduler.md §6.5 with NVIDIA's rules. */
+/** docs/upstream.md#fit with NVIDIA's rules. */
 class NvidiaFitTest {
-    private static final NvidiaBackend BACKEND = new NvidiaBackend(DeviceConfig.Nvidia.DEFAULTS);
+    private static final NvidiaBackend BACKEND = new NvidiaBackend(NvidiaConfig.DEFAULTS);
     private static final DeviceInfo A100 = device("GPU-a", "NVIDIA A100-SXM4-40GB", 0, 40960);
     private static final DeviceInfo V100 = device("GPU-v", "NVIDIA-Tesla V100-PCIE-32GB", 1, 32768);
     private static final ContainerRequest ONE = new ContainerRequest(1, "NVIDIA", 1000, 101, 10);
@@ -43,10 +42,12 @@ class NvidiaFitTest {
     @Test
     void aContainerFitsOnTheDiscoveredProtocolDocNode() {
         var node = node("n1", Map.of("hami.io/node-nvidia-register", ProtocolExamples.CURRENT_NVIDIA_REGISTER));
-        var devices = ((Discovery.Found) BACKEND.discover(node)).devices().stream().map(DeviceUsage::idle).toList();
+        var devices = ((Discovery.Found) BACKEND.discover(node))
+                .devices().stream().map(DeviceUsage::idle).toList();
         var request = BACKEND.request(container(Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem", "3000")));
         var result = (FitResult.Fits) BACKEND.fit(devices, request, FitContext.of(Map.of()));
-        assertThat(result.grants()).extracting(FitResult.Grant::entry)
+        assertThat(result.grants())
+                .extracting(FitResult.Grant::entry)
                 .containsExactly(new ContainerDevice("GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448", "NVIDIA", 3000, 0));
     }
 
@@ -56,12 +57,14 @@ class NvidiaFitTest {
 
         @Test
         void useGpuTypeIsACaseInsensitiveSubstring() {
-            assertThat(grantedIds(fit(both, ONE, Map.of("nvidia.com/use-gputype", "a10")))).containsExactly("GPU-a");
+            assertThat(grantedIds(fit(both, ONE, Map.of("nvidia.com/use-gputype", "a10"))))
+                    .containsExactly("GPU-a");
         }
 
         @Test
         void nouseGpuTypeExcludesMatchingModels() {
-            assertThat(grantedIds(fit(both, ONE, Map.of("nvidia.com/nouse-gputype", "V100")))).containsExactly("GPU-a");
+            assertThat(grantedIds(fit(both, ONE, Map.of("nvidia.com/nouse-gputype", "V100"))))
+                    .containsExactly("GPU-a");
         }
 
         @Test
@@ -72,21 +75,24 @@ class NvidiaFitTest {
 
         @Test
         void useGpuUuidIsAnExactMatch() {
-            assertThat(grantedIds(fit(both, ONE, Map.of("nvidia.com/use-gpuuuid", "GPU-a")))).containsExactly("GPU-a");
+            assertThat(grantedIds(fit(both, ONE, Map.of("nvidia.com/use-gpuuuid", "GPU-a"))))
+                    .containsExactly("GPU-a");
             assertThat(reason(fit(both, ONE, Map.of("nvidia.com/use-gpuuuid", "gpu-a, GPU-"))))
                     .isEqualTo("2/2 CardUuidMismatch");
         }
 
         @Test
         void nouseGpuUuidExcludes() {
-            assertThat(grantedIds(fit(both, ONE, Map.of("nvidia.com/nouse-gpuuuid", "GPU-v")))).containsExactly("GPU-a");
+            assertThat(grantedIds(fit(both, ONE, Map.of("nvidia.com/nouse-gpuuuid", "GPU-v"))))
+                    .containsExactly("GPU-a");
         }
 
         @Test
         void vgpuModeKeepsDevicesWhoseModeItContains() {
             var mig = idle(withMode(V100, "mig"));
             var list = List.of(idle(A100), mig);
-            assertThat(grantedIds(fit(list, ONE, Map.of("nvidia.com/vgpu-mode", "hami-core")))).containsExactly("GPU-a");
+            assertThat(grantedIds(fit(list, ONE, Map.of("nvidia.com/vgpu-mode", "hami-core"))))
+                    .containsExactly("GPU-a");
             assertThat(reason(fit(List.of(mig), ONE, Map.of("nvidia.com/vgpu-mode", "hami-core"))))
                     .isEqualTo("1/1 CardTypeMismatch");
         }
@@ -94,7 +100,8 @@ class NvidiaFitTest {
         @Test
         void aDeviceWithoutModeMatchesAnyVgpuMode() {
             var noMode = idle(withMode(V100, ""));
-            assertThat(grantedIds(fit(List.of(noMode), ONE, Map.of("nvidia.com/vgpu-mode", "mig")))).containsExactly("GPU-v");
+            assertThat(grantedIds(fit(List.of(noMode), ONE, Map.of("nvidia.com/vgpu-mode", "mig"))))
+                    .containsExactly("GPU-v");
         }
 
         @Test
@@ -116,8 +123,8 @@ class NvidiaFitTest {
 
     @Test
     void aHundredCoreRequestNeedsAnUnsharedCard() {
-        var exclusive = BACKEND.request(container(Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000",
-                "nvidia.com/gpucores", "100")));
+        var exclusive = BACKEND.request(
+                container(Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem", "1000", "nvidia.com/gpucores", "100")));
         var shared = used(A100, 1, 1000, 0);
         assertThat(reason(fit(List.of(shared), exclusive, Map.of()))).isEqualTo("1/1 ExclusiveDeviceAllocateConflict");
         assertThat(grantedIds(fit(List.of(idle(A100)), exclusive, Map.of()))).containsExactly("GPU-a");
@@ -145,12 +152,13 @@ class NvidiaFitTest {
     void numaBindPicksDevicesOfOneNode() {
         var list = List.of(idle(A100), idle(device("GPU-b", "NVIDIA A100", 2, 40960)), idle(onNuma(V100, 1)));
         var two = new ContainerRequest(2, "NVIDIA", 1000, 101, 0);
-        assertThat(grantedIds(fit(list, two, Map.of("nvidia.com/numa-bind", "true")))).containsExactly("GPU-b", "GPU-a");
+        assertThat(grantedIds(fit(list, two, Map.of("nvidia.com/numa-bind", "true"))))
+                .containsExactly("GPU-b", "GPU-a");
         assertThat(grantedIds(fit(list, two, Map.of()))).containsExactly("GPU-v", "GPU-b");
     }
 
-    private static Arguments reasonCase(String reason, DeviceUsage device, ContainerRequest request,
-                                        Map<String, String> pod, String policy) {
+    private static Arguments reasonCase(
+            String reason, DeviceUsage device, ContainerRequest request, Map<String, String> pod, String policy) {
         return Arguments.of(reason, device, request, pod, policy);
     }
 
@@ -166,13 +174,17 @@ class NvidiaFitTest {
             reasonCase("CardInsufficientMemory", used(A100, 1, 40000, 0), ONE, Map.of(), "spread"),
             reasonCase("CardInsufficientCore", used(A100, 1, 0, 95), ONE, Map.of(), "spread"),
             reasonCase("CardComputeUnitsExhausted", used(A100, 1, 0, 100), NO_CORES, Map.of(), "spread"),
-            reasonCase("AllocatedCardsInsufficientRequest", idle(A100),
-                    new ContainerRequest(2, "NVIDIA", 1000, 101, 0), Map.of(), "spread"));
+            reasonCase(
+                    "AllocatedCardsInsufficientRequest",
+                    idle(A100),
+                    new ContainerRequest(2, "NVIDIA", 1000, 101, 0),
+                    Map.of(),
+                    "spread"));
 
     @ParameterizedTest(name = "{0}")
     @FieldSource("REASONS")
-    void eachReasonIsReachable(String reason, DeviceUsage device, ContainerRequest request, Map<String, String> pod,
-                               String policy) {
+    void eachReasonIsReachable(
+            String reason, DeviceUsage device, ContainerRequest request, Map<String, String> pod, String policy) {
         var context = new FitContext(pod, Map.of(), policy, List.of());
         assertThat(reason(BACKEND.fit(List.of(device), request, context))).isEqualTo("1/1 " + reason);
     }

@@ -3,7 +3,6 @@ package io.hami.backend.nvidia;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.health.HealthMemory;
 import io.hami.protocol.health.HealthVerdict;
 import io.hami.protocol.testing.KubeFixtures;
@@ -13,9 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** DECISIONS D3 for NVIDIA, with a fixed UTC clock. */
+/** Design D3 (docs/design.md#d3) for NVIDIA, with a fixed UTC clock. */
 class NvidiaHealthTest {
-    private static final NvidiaBackend BACKEND = new NvidiaBackend(DeviceConfig.Nvidia.DEFAULTS);
+    private static final NvidiaBackend BACKEND = new NvidiaBackend(NvidiaConfig.DEFAULTS);
     private static final Instant NOW = Instant.parse("2024-01-23T04:30:04Z");
     private static final String REQUESTED_NOW = "Requesting_2024-01-23 04:30:04";
     private static final String REGISTER = "[{\"id\":\"GPU-a\",\"count\":10}]";
@@ -35,8 +34,8 @@ class NvidiaHealthTest {
     @Test
     void firstRoundRemembersCountAndRegisterAndRequestsAHandshake() {
         var verdict = BACKEND.checkHealth(node(null, REGISTER, "40"), NOW, HealthMemory.NONE);
-        assertThat(verdict).isEqualTo(
-                new HealthVerdict(true, true, Optional.of(REQUESTED_NOW), new HealthMemory(40, REGISTER)));
+        assertThat(verdict)
+                .isEqualTo(new HealthVerdict(true, true, Optional.of(REQUESTED_NOW), new HealthMemory(40, REGISTER)));
     }
 
     @Test
@@ -85,9 +84,11 @@ class NvidiaHealthTest {
 
     @Test
     void withZeroCountAllAlongTheSharedCheckDecides() {
-        var expired = BACKEND.checkHealth(node("Requesting_2024-01-23 04:29:00", REGISTER, "0"), NOW, HealthMemory.NONE);
+        var expired =
+                BACKEND.checkHealth(node("Requesting_2024-01-23 04:29:00", REGISTER, "0"), NOW, HealthMemory.NONE);
         assertThat(expired).isEqualTo(new HealthVerdict(false, false, Optional.empty(), HealthMemory.NONE));
-        var pending = BACKEND.checkHealth(node("Requesting_2024-01-23 04:29:30", REGISTER, "0"), NOW, HealthMemory.NONE);
+        var pending =
+                BACKEND.checkHealth(node("Requesting_2024-01-23 04:29:30", REGISTER, "0"), NOW, HealthMemory.NONE);
         assertThat(pending).isEqualTo(new HealthVerdict(true, false, Optional.empty(), HealthMemory.NONE));
         var answered = BACKEND.checkHealth(node("Reported_2024-01-23 04:29:30", null, null), NOW, HealthMemory.NONE);
         assertThat(answered).isEqualTo(new HealthVerdict(true, true, Optional.of(REQUESTED_NOW), HealthMemory.NONE));
@@ -95,8 +96,9 @@ class NvidiaHealthTest {
 
     @Test
     void theHandshakeKeyHasNoVendorSuffix() {
-        var suffixed = KubeFixtures.node("gpu-1", Map.of("hami.io/node-handshake-nvidia", "Requesting_2024-01-23 04:29:00"),
-                Map.of(), Map.of());
-        assertThat(BACKEND.checkHealth(suffixed, NOW, HealthMemory.NONE).handshakeToWrite()).contains(REQUESTED_NOW);
+        var suffixed = KubeFixtures.node(
+                "gpu-1", Map.of("hami.io/node-handshake-nvidia", "Requesting_2024-01-23 04:29:00"), Map.of(), Map.of());
+        assertThat(BACKEND.checkHealth(suffixed, NOW, HealthMemory.NONE).handshakeToWrite())
+                .contains(REQUESTED_NOW);
     }
 }

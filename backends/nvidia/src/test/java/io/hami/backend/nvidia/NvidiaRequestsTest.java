@@ -3,7 +3,6 @@ package io.hami.backend.nvidia;
 import static io.hami.protocol.testing.KubeFixtures.container;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerRequest;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** reference/upstream-scheduler.md §1.4, NVIDIA. */
+/** docs/upstream.md#requests, NVIDIA. */
 class NvidiaRequestsTest {
     private static final String GPU = "nvidia.com/gpu";
     private static final String MEM = "nvidia.com/gpumem";
@@ -26,7 +25,7 @@ class NvidiaRequestsTest {
     private static final ContainerRequest NONE = ContainerRequest.none("NVIDIA");
 
     static final List<Arguments> DEFAULT_CONFIG = List.of(
-            // the examples of §1.4
+            // the examples of docs/upstream.md#requests
             Arguments.of(Map.of(GPU, "1"), req(1, 0, 100, 0)),
             Arguments.of(Map.of(GPU, "2", MEM, "4096"), req(2, 4096, 101, 0)),
             Arguments.of(Map.of(GPU, "1", PCT, "0", MEM, "2000"), req(1, 2000, 101, 0)),
@@ -62,24 +61,39 @@ class NvidiaRequestsTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @FieldSource("DEFAULT_CONFIG")
     void defaultConfig(Map<String, String> limits, ContainerRequest expected) {
-        var backend = new NvidiaBackend(DeviceConfig.Nvidia.DEFAULTS);
+        var backend = new NvidiaBackend(NvidiaConfig.DEFAULTS);
         assertThat(backend.request(container(limits))).isEqualTo(expected);
     }
 
     @Test
     void requestsAreReadWhenLimitsLackAResource() {
-        var backend = new NvidiaBackend(DeviceConfig.Nvidia.DEFAULTS);
+        var backend = new NvidiaBackend(NvidiaConfig.DEFAULTS);
         var c = container(Map.of(GPU, "1"), Map.of(GPU, "4", MEM, "3000"));
         assertThat(backend.request(c)).isEqualTo(req(1, 3000, 101, 0));
     }
 
-    private static DeviceConfig.Nvidia config(int defaultMemory, int defaultCores, int memoryFactor) {
-        var d = DeviceConfig.Nvidia.DEFAULTS;
-        return new DeviceConfig.Nvidia(d.resourceCountName(), d.resourceMemoryName(), d.resourceMemoryPercentageName(),
-                d.resourceCoreName(), d.resourcePriorityName(), d.overwriteEnv(), defaultMemory, defaultCores,
-                d.defaultGPUNum(), memoryFactor, d.disableCoreLimit(), d.gpuCorePolicy(), d.runtimeClassName(),
-                d.deviceSplitCount(), d.deviceMemoryScaling(), d.deviceCoreScaling(), d.preConfiguredDeviceMemory(),
-                d.libCudaLogLevel(), d.enableNumaTopology());
+    private static NvidiaConfig config(int defaultMemory, int defaultCores, int memoryFactor) {
+        var d = NvidiaConfig.DEFAULTS;
+        return new NvidiaConfig(
+                d.resourceCountName(),
+                d.resourceMemoryName(),
+                d.resourceMemoryPercentageName(),
+                d.resourceCoreName(),
+                d.resourcePriorityName(),
+                d.overwriteEnv(),
+                defaultMemory,
+                defaultCores,
+                d.defaultGPUNum(),
+                memoryFactor,
+                d.disableCoreLimit(),
+                d.gpuCorePolicy(),
+                d.runtimeClassName(),
+                d.deviceSplitCount(),
+                d.deviceMemoryScaling(),
+                d.deviceCoreScaling(),
+                d.preConfiguredDeviceMemory(),
+                d.libCudaLogLevel(),
+                d.enableNumaTopology());
     }
 
     @Test

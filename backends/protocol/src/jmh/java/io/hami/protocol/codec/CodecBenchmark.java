@@ -39,14 +39,23 @@ public class CodecBenchmark {
     public void setUp() throws AnnotationFormatException {
         devices = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            devices.add(new DeviceInfo(String.format("GPU-%08x-5c87-89ac-b1a6-7b53aa24b0ec", 0x00552014 + i), i, 10,
-                    81920, 100, "NVIDIA-A100-SXM4-80GB", i / 4, "hami-core", true));
+            devices.add(new DeviceInfo(
+                    String.format("GPU-%08x-5c87-89ac-b1a6-7b53aa24b0ec", 0x00552014 + i),
+                    i,
+                    10,
+                    81920,
+                    100,
+                    "NVIDIA-A100-SXM4-80GB",
+                    i / 4,
+                    "hami-core",
+                    true));
         }
         register = NvidiaRegisterCodec.encode(devices);
         legacyRegister = LegacyRegisterCodec.encode(devices);
         pod = new PodDevices(List.of(
                 List.of(new ContainerDevice(devices.get(0).id(), "NVIDIA", 3000, 30)),
-                List.of(new ContainerDevice(devices.get(1).id(), "NVIDIA", 5000, 0),
+                List.of(
+                        new ContainerDevice(devices.get(1).id(), "NVIDIA", 5000, 0),
                         new ContainerDevice(devices.get(2).id(), "NVIDIA", 5000, 0)),
                 List.of(),
                 List.of(new ContainerDevice(devices.get(3).id(), "NVIDIA", 10240, 50))));

@@ -16,7 +16,11 @@ public final class AnnotationCatalog {
         kinds.put(ProtocolKeys.VGPU_TIME, new AnnotationKind.UnixTimeKey());
         for (DeviceBackend b : backends.all()) {
             var keys = b.keys();
-            keys.registerKey().ifPresent(k -> kinds.put(k, new AnnotationKind.NodeRegister(b, keys.registerFormat())));
+            keys.registerKey()
+                    .ifPresent(k -> kinds.put(
+                            k,
+                            new AnnotationKind.NodeRegister(
+                                    b, keys.registerCodec().orElseThrow())));
             keys.handshakeKey().ifPresent(k -> kinds.put(k, new AnnotationKind.HandshakeKey(b)));
             kinds.put(keys.toAllocateKey(), new AnnotationKind.PodDevicesKey(b, true));
             kinds.put(keys.allocatedKey(), new AnnotationKind.PodDevicesKey(b, false));

@@ -1,28 +1,23 @@
 package io.hami.protocol.annotation;
 
+import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.spi.DeviceBackend;
-import io.hami.protocol.spi.VendorKeys.RegisterFormat;
 
 /** What a protocol annotation key carries, and so which codec reads it. */
 public sealed interface AnnotationKind {
 
     /** A node's device inventory of one vendor. */
-    record NodeRegister(DeviceBackend backend, RegisterFormat format) implements AnnotationKind {
-    }
+    record NodeRegister(DeviceBackend backend, RegisterCodec codec) implements AnnotationKind {}
 
     /** A pod's devices of one vendor: still to be allocated ({@code pending}) or the full decision. */
-    record PodDevicesKey(DeviceBackend backend, boolean pending) implements AnnotationKind {
-    }
+    record PodDevicesKey(DeviceBackend backend, boolean pending) implements AnnotationKind {}
 
     /** A node's handshake for one vendor. */
-    record HandshakeKey(DeviceBackend backend) implements AnnotationKind {
-    }
+    record HandshakeKey(DeviceBackend backend) implements AnnotationKind {}
 
     /** The node lock. */
-    record NodeLockKey() implements AnnotationKind {
-    }
+    record NodeLockKey() implements AnnotationKind {}
 
     /** {@code hami.io/bind-time} or {@code hami.io/vgpu-time}. */
-    record UnixTimeKey() implements AnnotationKind {
-    }
+    record UnixTimeKey() implements AnnotationKind {}
 }

@@ -1,9 +1,8 @@
 package io.hami.protocol.annotation;
 
-/** Annotation keys shared by every vendor (reference/upstream-scheduler.md §1.1, DECISIONS D4/D5). */
+/** Annotation keys shared by every vendor (docs/upstream.md#keys, design D4/D5 in docs/design.md#d4 and docs/design.md#d5). */
 public final class ProtocolKeys {
-    private ProtocolKeys() {
-    }
+    private ProtocolKeys() {}
 
     /** Node: the lock serialising binds, {@code <RFC3339>,<namespace>,<pod>}. */
     public static final String NODE_LOCK = "hami.io/mutex.lock";

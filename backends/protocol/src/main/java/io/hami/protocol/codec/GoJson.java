@@ -21,15 +21,17 @@ final class GoJson {
     private static final int MAX_NESTING = 64;
 
     static final JsonMapper READER = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING)
+                            .build())
                     .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private static final JsonFactory WRITER = JsonFactory.builder().characterEscapes(new GoEscapes()).build();
+    private static final JsonFactory WRITER =
+            JsonFactory.builder().characterEscapes(new GoEscapes()).build();
 
-    private GoJson() {
-    }
+    private GoJson() {}
 
     /** Runs {@code body} against a generator and returns what it wrote. */
     static String write(Consumer<JsonGenerator> body) {

@@ -8,8 +8,7 @@ import java.util.OptionalLong;
  * accept non-ASCII digits.)
  */
 final class GoStrconv {
-    private GoStrconv() {
-    }
+    private GoStrconv() {}
 
     /** The value of {@code s} if it is a base-10 integer within [min, max]. */
     static OptionalLong parseInt(String s, long min, long max) {

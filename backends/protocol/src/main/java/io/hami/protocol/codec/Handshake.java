@@ -4,8 +4,9 @@ import java.time.LocalDateTime;
 import java.util.Objects;
 
 /**
- * A handshake annotation value (DECISIONS D2/D3): {@code Requesting_YYYY-MM-DD HH:MM:SS} written by the
- * scheduler, {@code Reported_YYYY-MM-DD HH:MM:SS} written by a device plugin. Times are UTC.
+ * A handshake annotation value (design D2/D3, docs/design.md#d2 and docs/design.md#d3):
+ * {@code Requesting_YYYY-MM-DD HH:MM:SS} written by the scheduler, {@code Reported_YYYY-MM-DD HH:MM:SS} written by a
+ * device plugin. Times are UTC.
  */
 public record Handshake(State state, LocalDateTime time) {
     public Handshake {
@@ -14,5 +15,8 @@ public record Handshake(State state, LocalDateTime time) {
         time = time.withNano(0);
     }
 
-    public enum State { Requesting, Reported }
+    public enum State {
+        Requesting,
+        Reported
+    }
 }

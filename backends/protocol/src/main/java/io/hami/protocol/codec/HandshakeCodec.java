@@ -3,10 +3,12 @@ package io.hami.protocol.codec;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
 
-/** Handshake values {@code Requesting_YYYY-MM-DD HH:MM:SS} and {@code Reported_YYYY-MM-DD HH:MM:SS} (D2, D3). */
+/**
+ * Handshake values {@code Requesting_YYYY-MM-DD HH:MM:SS} and {@code Reported_YYYY-MM-DD HH:MM:SS} (design D2
+ * and D3 in docs/design.md#d2 and docs/design.md#d3).
+ */
 public final class HandshakeCodec {
-    private HandshakeCodec() {
-    }
+    private HandshakeCodec() {}
 
     public static Handshake decode(String value) throws AnnotationFormatException {
         for (Handshake.State state : Handshake.State.values()) {
@@ -16,13 +18,13 @@ public final class HandshakeCodec {
                 try {
                     return new Handshake(state, LocalDateTime.parse(time, GoTime.DATE_TIME));
                 } catch (DateTimeParseException e) {
-                    throw new AnnotationFormatException("invalid handshake time, want YYYY-MM-DD HH:MM:SS: "
-                            + GoStrconv.quote(time));
+                    throw new AnnotationFormatException(
+                            "invalid handshake time, want YYYY-MM-DD HH:MM:SS: " + GoStrconv.quote(time));
                 }
             }
         }
-        throw new AnnotationFormatException("invalid handshake value, want Requesting_<time> or Reported_<time>: "
-                + GoStrconv.quote(value));
+        throw new AnnotationFormatException(
+                "invalid handshake value, want Requesting_<time> or Reported_<time>: " + GoStrconv.quote(value));
     }
 
     public static String encode(Handshake handshake) {

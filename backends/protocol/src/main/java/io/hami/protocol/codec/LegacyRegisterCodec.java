@@ -6,7 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The legacy colon form of a node register annotation (Hygon HCU; reference/upstream-scheduler.md §2.1):
+ * The legacy colon form of a node register annotation (docs/upstream.md#colon-form):
  * devices {@code id,count,devmem,devcore,type,numa,health[,index,mode]}, each ended by {@code :}.
  * Readers accept 7 or 9 fields; the writer always emits 9. One malformed device invalidates the value, and so
  * does a negative or overflowing number.
@@ -15,12 +15,12 @@ public final class LegacyRegisterCodec {
     /** Mode of a 7-field device, which predates the field. */
     static final String DEFAULT_MODE = "hami-core";
 
-    private LegacyRegisterCodec() {
-    }
+    private LegacyRegisterCodec() {}
 
     public static List<DeviceInfo> decode(String value) throws AnnotationFormatException {
         if (value.indexOf(':') < 0) {
-            throw new AnnotationFormatException("node annotation missing device separator ':': " + GoStrconv.quote(value));
+            throw new AnnotationFormatException(
+                    "node annotation missing device separator ':': " + GoStrconv.quote(value));
         }
         var devices = new ArrayList<DeviceInfo>();
         int n = 0;
@@ -64,8 +64,8 @@ public final class LegacyRegisterCodec {
     }
 
     private static AnnotationFormatException invalid(String field, int n, String text, String want) {
-        return new AnnotationFormatException("invalid " + field + " field in device " + n + ": " + GoStrconv.quote(text)
-                + ", want " + want);
+        return new AnnotationFormatException(
+                "invalid " + field + " field in device " + n + ": " + GoStrconv.quote(text) + ", want " + want);
     }
 
     /**
@@ -79,20 +79,38 @@ public final class LegacyRegisterCodec {
             return ":"; // zero devices; "" would read back as an error (no separator)
         }
         var b = new StringBuilder(devices.size() * 96);
-        for (DeviceInfo d : devices.stream().sorted(Comparator.comparingInt(DeviceInfo::index)).toList()) {
+        for (DeviceInfo d : devices.stream()
+                .sorted(Comparator.comparingInt(DeviceInfo::index))
+                .toList()) {
             representable("id", d.id());
             representable("type", d.type());
             representable("mode", d.mode());
-            b.append(d.id()).append(',').append(d.count()).append(',').append(d.devmem()).append(',')
-                    .append(d.devcore()).append(',').append(d.type()).append(',').append(d.numa()).append(',')
-                    .append(d.health()).append(',').append(d.index()).append(',').append(d.mode()).append(':');
+            b.append(d.id())
+                    .append(',')
+                    .append(d.count())
+                    .append(',')
+                    .append(d.devmem())
+                    .append(',')
+                    .append(d.devcore())
+                    .append(',')
+                    .append(d.type())
+                    .append(',')
+                    .append(d.numa())
+                    .append(',')
+                    .append(d.health())
+                    .append(',')
+                    .append(d.index())
+                    .append(',')
+                    .append(d.mode())
+                    .append(':');
         }
         return b.toString();
     }
 
     private static void representable(String field, String text) {
         if (text.indexOf(',') >= 0 || text.indexOf(':') >= 0) {
-            throw new IllegalArgumentException(field + " cannot contain ',' or ':' in the colon form: " + GoStrconv.quote(text));
+            throw new IllegalArgumentException(
+                    field + " cannot contain ',' or ':' in the colon form: " + GoStrconv.quote(text));
         }
     }
 }

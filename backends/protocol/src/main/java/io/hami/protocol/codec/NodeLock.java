@@ -4,7 +4,7 @@ import java.time.OffsetDateTime;
 import java.util.Objects;
 
 /**
- * The node lock value {@code <RFC3339 time>,<namespace>,<pod name>} (DECISIONS D5). A legacy lock carries
+ * The node lock value {@code <RFC3339 time>,<namespace>,<pod name>} (design D5, docs/design.md#d5). A legacy lock carries
  * only the time; its namespace and name are empty.
  */
 public record NodeLock(OffsetDateTime time, String namespace, String name) {

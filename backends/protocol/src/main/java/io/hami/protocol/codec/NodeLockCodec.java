@@ -4,10 +4,12 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
-/** The node lock value {@code <RFC3339 time>,<namespace>,<pod name>}, or a legacy time alone (D5). */
+/**
+ * The node lock value {@code <RFC3339 time>,<namespace>,<pod name>}, or a legacy time alone (design D5,
+ * docs/design.md#d5).
+ */
 public final class NodeLockCodec {
-    private NodeLockCodec() {
-    }
+    private NodeLockCodec() {}
 
     public static NodeLock decode(String value) throws AnnotationFormatException {
         if (value.indexOf(',') < 0) {
@@ -25,8 +27,8 @@ public final class NodeLockCodec {
         try {
             return OffsetDateTime.parse(text, GoTime.RFC3339);
         } catch (DateTimeParseException e) {
-            throw new AnnotationFormatException("invalid lock time, want RFC 3339 such as 2026-08-01T06:00:00Z: "
-                    + GoStrconv.quote(text));
+            throw new AnnotationFormatException(
+                    "invalid lock time, want RFC 3339 such as 2026-08-01T06:00:00Z: " + GoStrconv.quote(text));
         }
     }
 
@@ -39,7 +41,7 @@ public final class NodeLockCodec {
         if (lock.namespace().contains(",") || lock.name().contains(",")) {
             throw new IllegalArgumentException("lock namespace and name cannot contain ',': " + lock);
         }
-        // D5: the time is written in UTC, whatever offset the caller's time carries.
+        // design D5: the time is written in UTC, whatever offset the caller's time carries.
         OffsetDateTime utc = lock.time().withOffsetSameInstant(ZoneOffset.UTC);
         if (utc.getYear() < 0 || utc.getYear() > 9999) {
             throw new IllegalArgumentException("lock year out of range 0000-9999: " + lock.time());

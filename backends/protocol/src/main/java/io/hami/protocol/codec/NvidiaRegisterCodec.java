@@ -9,8 +9,8 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The NVIDIA register annotation: a JSON array byte-compatible with Go's {@code encoding/json}
- * (reference/upstream-scheduler.md §2.2). Key order {@code id, index, count, devmem, devcore, type, numa,
+ * The JSON register annotation (NVIDIA's): a JSON array byte-compatible with Go's {@code encoding/json}
+ * (docs/upstream.md#json-register). Key order {@code id, index, count, devmem, devcore, type, numa,
  * mode, health}; zero values omitted; keys read case-insensitively; unknown keys ignored; every number a
  * non-negative int32.
  */
@@ -18,8 +18,7 @@ public final class NvidiaRegisterCodec {
     private static final List<String> KEYS =
             List.of("id", "index", "count", "devmem", "devcore", "type", "numa", "mode", "health");
 
-    private NvidiaRegisterCodec() {
-    }
+    private NvidiaRegisterCodec() {}
 
     public static List<DeviceInfo> decode(String value) throws AnnotationFormatException {
         JsonNode root;
@@ -69,8 +68,9 @@ public final class NvidiaRegisterCodec {
             return key;
         }
         var folded = new StringBuilder(key.length());
-        key.codePoints().forEach(cp -> folded.appendCodePoint(
-                cp < 0x80 ? (cp >= 'a' && cp <= 'z' ? cp - ('a' - 'A') : cp) : Character.toUpperCase(cp)));
+        key.codePoints()
+                .forEach(cp -> folded.appendCodePoint(
+                        cp < 0x80 ? (cp >= 'a' && cp <= 'z' ? cp - ('a' - 'A') : cp) : Character.toUpperCase(cp)));
         String f = folded.toString();
         for (String k : KEYS) {
             if (k.toUpperCase(java.util.Locale.ROOT).equals(f)) {
@@ -130,15 +130,18 @@ public final class NvidiaRegisterCodec {
 
         private int integer(String key, JsonNode v) throws AnnotationFormatException {
             // Go rejects 1.0 and 1e2 for integer fields, as Jackson's integral-number check does.
-            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0 || v.longValue() > Integer.MAX_VALUE) {
+            if (!v.isIntegralNumber()
+                    || !v.canConvertToLong()
+                    || v.longValue() < 0
+                    || v.longValue() > Integer.MAX_VALUE) {
                 throw invalid(key, v, GoStrconv.NON_NEGATIVE_INT32);
             }
             return (int) v.longValue();
         }
 
         private AnnotationFormatException invalid(String key, JsonNode v, String want) {
-            return new AnnotationFormatException("invalid " + key + " field in device " + n + ": "
-                    + shown(v) + " (want " + want + ")");
+            return new AnnotationFormatException(
+                    "invalid " + key + " field in device " + n + ": " + shown(v) + " (want " + want + ")");
         }
 
         DeviceInfo toDevice() {
@@ -158,7 +161,9 @@ public final class NvidiaRegisterCodec {
 
     /** Go's {@code json.Marshal} of the devices sorted by index, with zero values omitted. */
     public static String encode(List<DeviceInfo> devices) {
-        var sorted = devices.stream().sorted(Comparator.comparingInt(DeviceInfo::index)).toList();
+        var sorted = devices.stream()
+                .sorted(Comparator.comparingInt(DeviceInfo::index))
+                .toList();
         return GoJson.write(g -> {
             g.writeStartArray();
             for (DeviceInfo d : sorted) {

@@ -6,13 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Pod device strings (DECISIONS D2): a container is its devices, each ended by {@code :}, and each container
+ * Pod device strings (design D2, docs/design.md#d2): a container is its devices, each ended by {@code :}, and each container
  * is ended by {@code ;}; a device is {@code uuid,TYPE,memMiB,cores}. {@code A:;} is one container, {@code ;}
  * one empty container and {@code ""} no container at all.
  */
 public final class PodDevicesCodec {
-    private PodDevicesCodec() {
-    }
+    private PodDevicesCodec() {}
 
     public static PodDevices decode(String value) throws AnnotationFormatException {
         var containers = new ArrayList<List<ContainerDevice>>();
@@ -74,8 +73,14 @@ public final class PodDevicesCodec {
         var b = new StringBuilder();
         for (List<ContainerDevice> container : devices.containers()) {
             for (ContainerDevice d : container) {
-                b.append(representable("uuid", d.uuid())).append(',').append(representable("type", d.type()))
-                        .append(',').append(d.usedmem()).append(',').append(d.usedcores()).append(':');
+                b.append(representable("uuid", d.uuid()))
+                        .append(',')
+                        .append(representable("type", d.type()))
+                        .append(',')
+                        .append(d.usedmem())
+                        .append(',')
+                        .append(d.usedcores())
+                        .append(':');
             }
             b.append(';');
         }
@@ -84,8 +89,8 @@ public final class PodDevicesCodec {
 
     private static String representable(String field, String text) {
         if (text.isEmpty() || text.chars().anyMatch(ch -> ch == ',' || ch == ':' || ch == ';')) {
-            throw new IllegalArgumentException(field + " must be non-empty and free of ',' ':' ';' in a pod device string: "
-                    + GoStrconv.quote(text));
+            throw new IllegalArgumentException(field
+                    + " must be non-empty and free of ',' ':' ';' in a pod device string: " + GoStrconv.quote(text));
         }
         return text;
     }

@@ -4,8 +4,7 @@ import java.time.Instant;
 
 /** {@code hami.io/bind-time} and {@code hami.io/vgpu-time}: decimal Unix seconds. */
 public final class UnixTimeCodec {
-    private UnixTimeCodec() {
-    }
+    private UnixTimeCodec() {}
 
     /** The last second of year 9999 UTC: later times are no clock's reading, as are times before 1970. */
     static final long MAX_SECONDS = 253_402_300_799L;

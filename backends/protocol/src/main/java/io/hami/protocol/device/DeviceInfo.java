@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param mode    sharing mode, for example {@code hami-core}; may be empty
  * @param health  whether the device plugin reported the device healthy
  */
-public record DeviceInfo(String id, int index, int count, int devmem, int devcore, String type, int numa,
-                         String mode, boolean health) {
+public record DeviceInfo(
+        String id, int index, int count, int devmem, int devcore, String type, int numa, String mode, boolean health) {
     public DeviceInfo {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");

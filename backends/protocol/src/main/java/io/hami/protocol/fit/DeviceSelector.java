@@ -9,8 +9,8 @@ import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 /**
- * A pair of pod annotations that restrict which devices a pod may use (reference/upstream-scheduler.md
- * §2.5): a "use" list the device must match and a "nouse" list it must not match. Values are comma lists;
+ * A pair of pod annotations that restrict which devices a pod may use
+ * (docs/upstream.md#small-formats): a "use" list the device must match and a "nouse" list it must not match. Values are comma lists;
  * a value that is empty or only whitespace is no constraint.
  *
  * @param useKey   for example {@code nvidia.com/use-gpuuuid}
@@ -29,8 +29,8 @@ public record DeviceSelector(String useKey, String nouseKey) {
 
     /** Matches device types: an item is a case-insensitive substring of the type ({@code A10} matches {@code NVIDIA A100}). */
     public Predicate<String> byType(Map<String, String> podAnnotations) {
-        return filter(podAnnotations,
-                (item, type) -> type.toUpperCase(Locale.ROOT).contains(item.toUpperCase(Locale.ROOT)));
+        return filter(
+                podAnnotations, (item, type) -> type.toUpperCase(Locale.ROOT).contains(item.toUpperCase(Locale.ROOT)));
     }
 
     private Predicate<String> filter(Map<String, String> podAnnotations, BiPredicate<String, String> match) {
@@ -49,6 +49,9 @@ public record DeviceSelector(String useKey, String nouseKey) {
     }
 
     private static List<String> items(String value) {
-        return Arrays.stream(value.split(",", -1)).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(value.split(",", -1))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 }

@@ -15,8 +15,12 @@ import java.util.Objects;
  * @param quota           what this container may take of this vendor under its namespace's quota (the caller has
  *                        taken off what the pod's other containers hold alongside it)
  */
-public record FitContext(Map<String, String> podAnnotations, Map<String, String> nodeAnnotations,
-                         String gpuPolicy, List<ContainerDevice> podGrantsSoFar, QuotaRoom quota) {
+public record FitContext(
+        Map<String, String> podAnnotations,
+        Map<String, String> nodeAnnotations,
+        String gpuPolicy,
+        List<ContainerDevice> podGrantsSoFar,
+        QuotaRoom quota) {
     public FitContext {
         podAnnotations = Map.copyOf(Objects.requireNonNull(podAnnotations));
         nodeAnnotations = Map.copyOf(Objects.requireNonNull(nodeAnnotations));
@@ -26,8 +30,11 @@ public record FitContext(Map<String, String> podAnnotations, Map<String, String>
     }
 
     /** Without a quota. */
-    public FitContext(Map<String, String> podAnnotations, Map<String, String> nodeAnnotations, String gpuPolicy,
-                      List<ContainerDevice> podGrantsSoFar) {
+    public FitContext(
+            Map<String, String> podAnnotations,
+            Map<String, String> nodeAnnotations,
+            String gpuPolicy,
+            List<ContainerDevice> podGrantsSoFar) {
         this(podAnnotations, nodeAnnotations, gpuPolicy, podGrantsSoFar, QuotaRoom.UNLIMITED);
     }
 

@@ -2,6 +2,7 @@ package io.hami.protocol.fit;
 
 import io.hami.protocol.device.ContainerDevice;
 import java.util.List;
+import java.util.Map;
 
 /** The outcome of fitting one container's request on one node's devices of one vendor. */
 public sealed interface FitResult {
@@ -14,13 +15,20 @@ public sealed interface FitResult {
     }
 
     /**
-     * The request does not fit. {@code reason} is byte-exact with upstream, for example
-     * {@code 1/2 CardInsufficientMemory, 2/2 NumaNotFit}.
+     * The request does not fit: {@code counts} devices per reason ({@link Reasons}) of {@code total} looked at.
+     * {@link #reason} is upstream's byte-exact text, for example {@code 1/2 CardInsufficientMemory, 2/2 NumaNotFit}.
      */
-    record NoFit(String reason) implements FitResult {
+    record NoFit(Map<String, Integer> counts, int total) implements FitResult {
+        public NoFit {
+            counts = Map.copyOf(counts);
+        }
+
+        /** Upstream's text of this result ({@link Reasons#genReason}). */
+        public String reason() {
+            return Reasons.genReason(counts, total);
+        }
     }
 
     /** One chosen device and the entry written for it in the pod's device string. */
-    record Grant(DeviceUsage device, ContainerDevice entry) {
-    }
+    record Grant(DeviceUsage device, ContainerDevice entry) {}
 }

@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 
 /**
  * The per-device fit of one container request on one node's devices of one vendor, in upstream's order of
- * checks (reference/upstream-scheduler.md §6.5), the namespace quota included. MIG placement and topology-aware
+ * checks (docs/upstream.md#fit), the namespace quota included. MIG placement and topology-aware
  * selection are not part of it.
  */
 public final class FitWalk {
@@ -21,16 +21,15 @@ public final class FitWalk {
     /** Cores that mean a whole card; larger requests are clamped to it. */
     private static final int WHOLE_CARD_CORES = 100;
 
-    private FitWalk() {
-    }
+    private FitWalk() {}
 
     /**
      * Walks {@code devices} from the last to the first (the list is sorted by the device policy, best last)
      * and takes the first {@code request.nums()} devices that pass every check. When too few pass, the
      * result names, for each reason, how many devices failed with it.
      */
-    public static FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context,
-                                FitRules rules) {
+    public static FitResult fit(
+            List<DeviceUsage> devices, ContainerRequest request, FitContext context, FitRules rules) {
         Set<String> cordoned = rules.cordoned(context);
         Predicate<String> uuidAllowed = rules.uuidSelector().byUuid(context.podAnnotations());
         boolean numaBind = rules.numaBind(context);
@@ -75,12 +74,12 @@ public final class FitWalk {
         if (!taken.isEmpty()) {
             reasons.put(Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST, taken.size());
         }
-        return new FitResult.NoFit(Reasons.genReason(reasons, devices.size()));
+        return new FitResult.NoFit(reasons, devices.size());
     }
 
-    /** Checks 1 to 3 of §6.5; null when the device passes. */
-    private static String checkDevice(DeviceInfo device, ContainerRequest request, FitContext context, FitRules rules,
-                                      Set<String> cordoned) {
+    /** Checks 1 to 3 of docs/upstream.md#fit; null when the device passes. */
+    private static String checkDevice(
+            DeviceInfo device, ContainerRequest request, FitContext context, FitRules rules, Set<String> cordoned) {
         if (!device.health()) {
             return Reasons.CARD_NOT_HEALTH;
         }
@@ -94,11 +93,18 @@ public final class FitWalk {
     }
 
     /**
-     * Checks 5 to 15 of §6.5 (the caller works out the clamped cores and the memory; there is no quota check);
+     * Checks 5 to 15 of docs/upstream.md#fit (the caller works out the clamped cores and the memory; there is no quota check);
      * null when the device passes.
      */
-    private static String checkCapacity(DeviceUsage usage, int memory, int cores, Predicate<String> uuidAllowed,
-                                        boolean mutex, FitRules rules, FitContext context, List<FitResult.Grant> taken) {
+    private static String checkCapacity(
+            DeviceUsage usage,
+            int memory,
+            int cores,
+            Predicate<String> uuidAllowed,
+            boolean mutex,
+            FitRules rules,
+            FitContext context,
+            List<FitResult.Grant> taken) {
         DeviceInfo device = usage.device();
         if (!uuidAllowed.test(device.id())) {
             return Reasons.CARD_UUID_MISMATCH;

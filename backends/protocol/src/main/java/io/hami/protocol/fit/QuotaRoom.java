@@ -1,8 +1,8 @@
 package io.hami.protocol.fit;
 
 /**
- * What a pod may still take of one vendor's devices under its namespace's ResourceQuota (reference/upstream-scheduler.md
- * §5.4 {@code FitQuota}): the limit less what the namespace's other pods hold. {@link #UNLIMITED} when no quota names
+ * What a pod may still take of one vendor's devices under its namespace's ResourceQuota (docs/upstream.md#quota,
+ * upstream's {@code FitQuota}): the limit less what the namespace's other pods hold. {@link #UNLIMITED} when no quota names
  * the vendor's memory or core resource.
  *
  * @param memMiB memory, MiB
@@ -18,7 +18,8 @@ public record QuotaRoom(long memMiB, long cores) {
 
     /** The room left once {@code memMiB} and {@code cores} are taken; an unlimited dimension stays unlimited. */
     public QuotaRoom minus(long memMiB, long cores) {
-        return new QuotaRoom(this.memMiB == Long.MAX_VALUE ? Long.MAX_VALUE : this.memMiB - memMiB,
+        return new QuotaRoom(
+                this.memMiB == Long.MAX_VALUE ? Long.MAX_VALUE : this.memMiB - memMiB,
                 this.cores == Long.MAX_VALUE ? Long.MAX_VALUE : this.cores - cores);
     }
 

@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Why devices do not fit, with upstream's exact spelling (reference/upstream-scheduler.md §6.5), and the
+ * Why devices do not fit, with upstream's exact spelling (docs/upstream.md#fit), and the
  * node message built from them.
  */
 public final class Reasons {
@@ -14,20 +14,21 @@ public final class Reasons {
     public static final String NUMA_NOT_FIT = "NumaNotFit";
     /** Upstream spells it with a lower-case "uid". */
     public static final String CARD_UUID_MISMATCH = "CardUuidMismatch";
+
     public static final String CARD_TIME_SLICING_EXHAUSTED = "CardTimeSlicingExhausted";
     public static final String EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT = "ExclusiveDeviceAllocateConflict";
     /** Taking the device would put the pod's namespace over its ResourceQuota. */
     public static final String RESOURCE_QUOTA_NOT_FIT = "ResourceQuotaNotFit";
+
     public static final String CARD_INSUFFICIENT_MEMORY = "CardInsufficientMemory";
     public static final String CARD_INSUFFICIENT_CORE = "CardInsufficientCore";
     public static final String CARD_COMPUTE_UNITS_EXHAUSTED = "CardComputeUnitsExhausted";
     public static final String CARD_NOT_FOUND_CUSTOM_FILTER_RULE = "CardNotFoundCustomFilterRule";
     public static final String ALLOCATED_CARDS_INSUFFICIENT_REQUEST = "AllocatedCardsInsufficientRequest";
-    /** Reported by the scheduler, without a count, when a request wants more devices than the node has (§6.4). */
+    /** Reported by the scheduler, without a count, when a request wants more devices than the node has (docs/upstream.md#placement). */
     public static final String NODE_INSUFFICIENT_DEVICE = "NodeInsufficientDevice";
 
-    private Reasons() {
-    }
+    private Reasons() {}
 
     /**
      * Upstream's {@code GenReason}: one {@code "<count>/<total> <reason>"} entry per reason, sorted as

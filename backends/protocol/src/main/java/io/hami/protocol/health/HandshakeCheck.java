@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The shared scheduler-side handshake check of DECISIONS D3, used as is by vendors with a handshake key and
+ * The shared scheduler-side handshake check of design D3 (docs/design.md#d3), used as is by vendors with a handshake key and
  * wrapped by NVIDIA. A pure function: the caller runs it every tick, writes
  * {@link HealthVerdict#handshakeToWrite()} and applies the verdict.
  */
@@ -27,8 +27,7 @@ public final class HandshakeCheck {
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss").withResolverStyle(ResolverStyle.STRICT);
 
-    private HandshakeCheck() {
-    }
+    private HandshakeCheck() {}
 
     /**
      * The verdict for the node's handshake value under {@code handshakeKey} at {@code now}:
@@ -41,13 +40,14 @@ public final class HandshakeCheck {
      * </ul>
      * Times are UTC. {@code previous} is returned unchanged: this check remembers nothing.
      */
-    public static HealthVerdict check(Node node, String handshakeKey, String countResource, Instant now,
-                                      HealthMemory previous) {
+    public static HealthVerdict check(
+            Node node, String handshakeKey, String countResource, Instant now, HealthMemory previous) {
         String value = annotations(node).get(handshakeKey);
         if (value == null || !value.contains(REQUESTING)) {
             return new HealthVerdict(true, true, Optional.of(requesting(now)), previous);
         }
-        boolean pending = requestedAt(value).map(t -> !now.isAfter(t.plus(ANSWER_TIME))).orElse(false);
+        boolean pending =
+                requestedAt(value).map(t -> !now.isAfter(t.plus(ANSWER_TIME))).orElse(false);
         boolean healthy = pending || allocatable(node, countResource) > 0;
         return new HealthVerdict(healthy, false, Optional.empty(), previous);
     }
@@ -67,7 +67,8 @@ public final class HandshakeCheck {
      * extended resources as integers).
      */
     public static long allocatable(Node node, String resource) {
-        Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+        Map<String, Quantity> allocatable =
+                node.getStatus() == null ? null : node.getStatus().getAllocatable();
         Quantity quantity = allocatable == null ? null : allocatable.get(resource);
         return quantity == null ? 0 : ResourceAmount.of(quantity).int64().orElse(0);
     }
@@ -79,14 +80,16 @@ public final class HandshakeCheck {
             return Optional.empty();
         }
         try {
-            return Optional.of(LocalDateTime.parse(value.substring(underscore + 1), TIME).toInstant(ZoneOffset.UTC));
+            return Optional.of(
+                    LocalDateTime.parse(value.substring(underscore + 1), TIME).toInstant(ZoneOffset.UTC));
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }
     }
 
     private static Map<String, String> annotations(Node node) {
-        Map<String, String> annotations = node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
         return annotations == null ? Map.of() : annotations;
     }
 }

@@ -3,7 +3,7 @@ package io.hami.protocol.health;
 import java.util.Optional;
 
 /**
- * The D3 verdict for one node and vendor in one handshake round.
+ * The design D3 (docs/design.md#d3) verdict for one node and vendor in one handshake round.
  *
  * @param healthy          false: the scheduler drops the node's devices of this vendor and deletes the handshake
  * @param refresh          true: the scheduler re-reads the node's devices into its cache

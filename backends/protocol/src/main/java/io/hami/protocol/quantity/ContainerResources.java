@@ -7,8 +7,7 @@ import java.util.Map;
 
 /** Reads a container's extended resources the way every upstream vendor does: limits first, then requests. */
 public final class ContainerResources {
-    private ContainerResources() {
-    }
+    private ContainerResources() {}
 
     /** The resource {@code name} of {@code container}; {@link ResourceAmount.Absent} for an empty name. */
     public static ResourceAmount read(Container container, String name) {

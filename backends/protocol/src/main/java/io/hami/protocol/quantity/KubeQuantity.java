@@ -5,7 +5,7 @@ import java.util.OptionalLong;
 /**
  * Reads a Kubernetes quantity string exactly like apimachinery's {@code resource.ParseQuantity} followed by
  * {@code Quantity.AsInt64()}, which is how upstream HAMi reads every device resource
- * (reference/upstream-scheduler.md §1.4).
+ * (docs/upstream.md#requests).
  *
  * <p>{@code AsInt64} succeeds only when {@code ParseQuantity} stored the value on its int64 fast path with a
  * non-negative decimal scale; anything stored as an arbitrary-precision decimal answers "not ok" even when
@@ -24,8 +24,7 @@ public final class KubeQuantity {
     /** The smallest scale apimachinery keeps on the fast path (nano). */
     private static final int NANO = -9;
 
-    private KubeQuantity() {
-    }
+    private KubeQuantity() {}
 
     /**
      * The value of {@code quantity} if apimachinery would report it as an exact int64, empty if it is a
@@ -99,8 +98,7 @@ public final class KubeQuantity {
      * @param denom    fraction digits, possibly empty
      * @param suffix   the suffix text, not yet interpreted
      */
-    private record Parts(boolean positive, String value, String num, String denom, String suffix) {
-    }
+    private record Parts(boolean positive, String value, String num, String denom, String suffix) {}
 
     /** apimachinery's {@code parseQuantityString}: splits the text; rejects only malformed suffix text. */
     private static Parts scan(String s) throws QuantityFormatException {
@@ -159,27 +157,58 @@ public final class KubeQuantity {
     }
 
     /** @param base 10 for decimal SI and exponents, 2 for binary SI */
-    private record Suffix(int base, int exponent) {
-    }
+    private record Suffix(int base, int exponent) {}
 
     private static Suffix interpret(String quantity, String suffix) throws QuantityFormatException {
         switch (suffix) {
-            case "" -> { return new Suffix(10, 0); }
-            case "n" -> { return new Suffix(10, -9); }
-            case "u" -> { return new Suffix(10, -6); }
-            case "m" -> { return new Suffix(10, -3); }
-            case "k" -> { return new Suffix(10, 3); }
-            case "M" -> { return new Suffix(10, 6); }
-            case "G" -> { return new Suffix(10, 9); }
-            case "T" -> { return new Suffix(10, 12); }
-            case "P" -> { return new Suffix(10, 15); }
-            case "E" -> { return new Suffix(10, 18); }
-            case "Ki" -> { return new Suffix(2, 10); }
-            case "Mi" -> { return new Suffix(2, 20); }
-            case "Gi" -> { return new Suffix(2, 30); }
-            case "Ti" -> { return new Suffix(2, 40); }
-            case "Pi" -> { return new Suffix(2, 50); }
-            case "Ei" -> { return new Suffix(2, 60); }
+            case "" -> {
+                return new Suffix(10, 0);
+            }
+            case "n" -> {
+                return new Suffix(10, -9);
+            }
+            case "u" -> {
+                return new Suffix(10, -6);
+            }
+            case "m" -> {
+                return new Suffix(10, -3);
+            }
+            case "k" -> {
+                return new Suffix(10, 3);
+            }
+            case "M" -> {
+                return new Suffix(10, 6);
+            }
+            case "G" -> {
+                return new Suffix(10, 9);
+            }
+            case "T" -> {
+                return new Suffix(10, 12);
+            }
+            case "P" -> {
+                return new Suffix(10, 15);
+            }
+            case "E" -> {
+                return new Suffix(10, 18);
+            }
+            case "Ki" -> {
+                return new Suffix(2, 10);
+            }
+            case "Mi" -> {
+                return new Suffix(2, 20);
+            }
+            case "Gi" -> {
+                return new Suffix(2, 30);
+            }
+            case "Ti" -> {
+                return new Suffix(2, 40);
+            }
+            case "Pi" -> {
+                return new Suffix(2, 50);
+            }
+            case "Ei" -> {
+                return new Suffix(2, 60);
+            }
             default -> {
                 if (suffix.length() > 1 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
                     try {

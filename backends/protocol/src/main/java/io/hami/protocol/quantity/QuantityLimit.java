@@ -29,17 +29,21 @@ public record QuantityLimit(String resource, long max, String unit) {
         return switch (ContainerResources.read(container, resource)) {
             case ResourceAmount.Absent a -> Optional.empty();
             case ResourceAmount.Invalid i -> Optional.of(where + quoted(i.quantity()) + " is not a quantity; " + want);
-            case ResourceAmount.NotInt64 n -> Optional.of(where + quoted(n.quantity()) + " is not a whole number; " + want);
+            case ResourceAmount.NotInt64 n ->
+                Optional.of(where + quoted(n.quantity()) + " is not a whole number; " + want);
             case ResourceAmount.Int64 v when v.value() >= 0 && v.value() <= max -> Optional.empty();
-            case ResourceAmount.Int64 v -> Optional.of(where + quoted(written(container)) + shown(v.value(), written(container))
-                    + " is out of range; " + want);
+            case ResourceAmount.Int64 v ->
+                Optional.of(where + quoted(written(container)) + shown(v.value(), written(container))
+                        + " is out of range; " + want);
         };
     }
 
     /** The quantity as the pod spells it (limits, else requests). */
     private String written(Container container) {
         var r = container.getResources();
-        var q = r.getLimits() != null && r.getLimits().containsKey(resource) ? r.getLimits().get(resource) : r.getRequests().get(resource);
+        var q = r.getLimits() != null && r.getLimits().containsKey(resource)
+                ? r.getLimits().get(resource)
+                : r.getRequests().get(resource);
         return (q.getAmount() == null ? "" : q.getAmount()) + (q.getFormat() == null ? "" : q.getFormat());
     }
 

@@ -12,20 +12,16 @@ import java.util.OptionalLong;
 public sealed interface ResourceAmount {
 
     /** The container names the resource in neither its limits nor its requests. */
-    record Absent() implements ResourceAmount {
-    }
+    record Absent() implements ResourceAmount {}
 
     /** The quantity is an exact int64 ({@code 16Gi}, {@code 1.5k}, {@code 4096}). */
-    record Int64(long value) implements ResourceAmount {
-    }
+    record Int64(long value) implements ResourceAmount {}
 
     /** A valid quantity that apimachinery does not report as an int64 ({@code 1.0}, {@code 1000m}, {@code 16.0Gi}). */
-    record NotInt64(String quantity) implements ResourceAmount {
-    }
+    record NotInt64(String quantity) implements ResourceAmount {}
 
     /** Text that is not a Kubernetes quantity; {@code reason} says why. */
-    record Invalid(String quantity, String reason) implements ResourceAmount {
-    }
+    record Invalid(String quantity, String reason) implements ResourceAmount {}
 
     /** True unless {@link Absent}. */
     default boolean present() {

@@ -3,7 +3,7 @@ package io.hami.protocol.spi;
 import java.util.Map;
 
 /**
- * A vendor's webhook verdict on one container (reference/upstream-scheduler.md §5.5): whether it asks for
+ * A vendor's webhook verdict on one container (docs/upstream.md#webhook): whether it asks for
  * this vendor and what defaults to fill in, or why it is rejected.
  */
 public sealed interface Admission {
@@ -17,8 +17,12 @@ public sealed interface Admission {
      * @param envToAdd            environment variables to append to the container, unless already set
      * @param podAnnotationsToSet annotations to set on the pod
      */
-    record Accepted(boolean requested, Map<String, String> limitsToSet, Map<String, String> envToAdd,
-                    Map<String, String> podAnnotationsToSet) implements Admission {
+    record Accepted(
+            boolean requested,
+            Map<String, String> limitsToSet,
+            Map<String, String> envToAdd,
+            Map<String, String> podAnnotationsToSet)
+            implements Admission {
         public Accepted {
             limitsToSet = Map.copyOf(limitsToSet);
             envToAdd = Map.copyOf(envToAdd);
@@ -27,6 +31,5 @@ public sealed interface Admission {
     }
 
     /** The container's request is invalid; {@code message} is shown to the user who created the pod. */
-    record Rejected(String message) implements Admission {
-    }
+    record Rejected(String message) implements Admission {}
 }

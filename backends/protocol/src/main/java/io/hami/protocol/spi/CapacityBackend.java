@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * A backend whose devices are read from the node's Capacity (D1) and whose plugin answers no handshake
+ * A backend whose devices are read from the node's Capacity (design D1, docs/design.md#d1) and whose plugin answers no handshake
  * (Cambricon, Moore Threads): a vendor supplies its keys, resource names, capacity layout, request rule and
  * fit rules.
  */
@@ -27,8 +27,12 @@ public abstract class CapacityBackend implements DeviceBackend {
     private final Function<Container, ContainerRequest> requests;
     private final FitRules rules;
 
-    protected CapacityBackend(VendorKeys keys, ResourceNames resources, NodeDiscovery.CapacityLayout layout,
-                              Function<Container, ContainerRequest> requests, FitRules rules) {
+    protected CapacityBackend(
+            VendorKeys keys,
+            ResourceNames resources,
+            NodeDiscovery.CapacityLayout layout,
+            Function<Container, ContainerRequest> requests,
+            FitRules rules) {
         this.keys = Objects.requireNonNull(keys, "keys");
         this.resources = Objects.requireNonNull(resources, "resources");
         this.layout = Objects.requireNonNull(layout, "layout");

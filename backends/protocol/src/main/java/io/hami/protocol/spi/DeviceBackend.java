@@ -13,8 +13,11 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One vendor's scheduler-side rules (DECISIONS D1–D3). Instances are made by a {@link DeviceBackendFactory}
- * found with {@link java.util.ServiceLoader}; the scheduler and the plugin depend on this interface only.
+ * One vendor's scheduler-side rules (design D1 to D3: docs/design.md#d1, docs/design.md#d2,
+ * docs/design.md#d3). Instances are made by a {@link DeviceBackendFactory} found with
+ * {@link java.util.ServiceLoader}; the scheduler depends on this interface, never on a vendor's classes. On the
+ * node, the plugin finds a vendor through its own SPI ({@code VendorPluginFactory}), whose plugins carry their
+ * backend for its type keyword and annotation keys.
  * Every method is a pure function of its arguments and the configuration the backend was made with.
  */
 public interface DeviceBackend {
@@ -57,9 +60,12 @@ public interface DeviceBackend {
      * when its count resource is in its limits, and nothing is filled in.
      */
     default Admission admit(Container container) {
-        var limits = container.getResources() == null ? null : container.getResources().getLimits();
+        var limits = container.getResources() == null
+                ? null
+                : container.getResources().getLimits();
         boolean requested = limits != null && limits.containsKey(resources().count());
-        return requested ? new Admission.Accepted(true, java.util.Map.of(), java.util.Map.of(), java.util.Map.of())
+        return requested
+                ? new Admission.Accepted(true, java.util.Map.of(), java.util.Map.of(), java.util.Map.of())
                 : Admission.NOT_REQUESTED;
     }
 
@@ -89,7 +95,8 @@ public interface DeviceBackend {
         int unit = Math.max(memoryUnitMiB(), 1);
         var limits = new java.util.ArrayList<QuantityLimit>();
         limits.add(new QuantityLimit(r.count(), Integer.MAX_VALUE, "devices"));
-        limits.add(new QuantityLimit(r.memory(), Integer.MAX_VALUE / unit, unit == 1 ? "MiB" : "units of " + unit + " MiB"));
+        limits.add(new QuantityLimit(
+                r.memory(), Integer.MAX_VALUE / unit, unit == 1 ? "MiB" : "units of " + unit + " MiB"));
         r.memoryPercentage().ifPresent(p -> limits.add(new QuantityLimit(p, 100, "percent of a device's memory")));
         limits.add(new QuantityLimit(r.cores(), 100, "percent of a device"));
         return limits.stream().filter(l -> !l.resource().isEmpty()).toList();
@@ -110,7 +117,7 @@ public interface DeviceBackend {
     }
 
     /**
-     * The D3 handshake/health rule for one node at {@code now}. {@code previous} is what this rule
+     * The design D3 handshake/health rule for one node at {@code now}. {@code previous} is what this rule
      * returned for the node last time ({@link HealthMemory#NONE} at first).
      */
     HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous);

@@ -1,5 +1,6 @@
 package io.hami.protocol.spi;
 
+import io.hami.protocol.config.ConfigSection;
 import io.hami.protocol.config.DeviceConfig;
 
 /**
@@ -10,6 +11,9 @@ public interface DeviceBackendFactory {
 
     /** The vendor's type keyword, the same as {@link DeviceBackend#vendor()}. */
     String vendor();
+
+    /** The vendor's section of the device config: its record, defaults and parser. */
+    ConfigSection<?> configSection();
 
     /** A backend with the resource names and defaults of {@code config}. */
     DeviceBackend create(DeviceConfig config);

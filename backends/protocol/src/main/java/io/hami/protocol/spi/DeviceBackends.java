@@ -1,5 +1,6 @@
 package io.hami.protocol.spi;
 
+import io.hami.protocol.config.ConfigSection;
 import io.hami.protocol.config.DeviceConfig;
 import java.util.Comparator;
 import java.util.List;
@@ -15,8 +16,21 @@ public record DeviceBackends(List<DeviceBackend> all) {
 
     /** Every {@link DeviceBackendFactory} found by {@link ServiceLoader}, made with {@code config}. */
     public static DeviceBackends load(DeviceConfig config) {
-        var factories = ServiceLoader.load(DeviceBackendFactory.class).stream().map(ServiceLoader.Provider::get).toList();
-        return new DeviceBackends(factories.stream().map(f -> f.create(config)).toList());
+        return new DeviceBackends(
+                factories().stream().map(f -> f.create(config)).toList());
+    }
+
+    /** The device config sections of the vendors on the class path. */
+    public static List<ConfigSection<?>> configSections() {
+        return factories().stream()
+                .<ConfigSection<?>>map(DeviceBackendFactory::configSection)
+                .toList();
+    }
+
+    private static List<DeviceBackendFactory> factories() {
+        return ServiceLoader.load(DeviceBackendFactory.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .toList();
     }
 
     public Optional<DeviceBackend> byVendor(String vendor) {

@@ -14,13 +14,11 @@ public sealed interface Discovery {
     }
 
     /** The node carries nothing of this vendor (no annotation, no capacity, or zero devices). */
-    record Absent(String reason) implements Discovery {
-    }
+    record Absent(String reason) implements Discovery {}
 
     /**
      * The node carries this vendor's inventory but it does not decode. The node fails closed for this
      * vendor: nothing is scheduled onto its devices, and {@code reason} says why.
      */
-    record Invalid(String reason) implements Discovery {
-    }
+    record Invalid(String reason) implements Discovery {}
 }

@@ -13,7 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How a vendor's devices are found on a node (reference/upstream-scheduler.md §1.3): decoded from a
+ * How a vendor's devices are found on a node (docs/upstream.md#discovery): decoded from a
  * register annotation, or synthesised from node Capacity. Only devices whose type names the vendor are
  * kept ({@link #belongsTo}); upstream keeps the others in its cache but never fits a request on them, so
  * dropping them here changes no placement.
@@ -23,8 +23,7 @@ public final class NodeDiscovery {
     /** More devices than any node has; bounds what a Capacity value can make us allocate. */
     static final int MAX_CAPACITY_DEVICES = 1024;
 
-    private NodeDiscovery() {
-    }
+    private NodeDiscovery() {}
 
     /** Upstream's match rule: the device type, lower-cased, contains the vendor keyword, lower-cased. */
     public static boolean belongsTo(String vendor, DeviceInfo device) {
@@ -50,7 +49,8 @@ public final class NodeDiscovery {
         } catch (AnnotationFormatException e) {
             return new Discovery.Invalid(where + ": " + e.getMessage());
         }
-        List<DeviceInfo> owned = decoded.stream().filter(d -> belongsTo(vendor, d)).toList();
+        List<DeviceInfo> owned =
+                decoded.stream().filter(d -> belongsTo(vendor, d)).toList();
         if (!owned.isEmpty()) {
             return new Discovery.Found(owned);
         }
@@ -71,8 +71,13 @@ public final class NodeDiscovery {
      * @param idInfix        device {@code i} is {@code <node>-<idInfix>-<i>}
      * @param type           the device type, also the vendor keyword
      */
-    public record CapacityLayout(String coreResource, String memoryResource, int coresPerDevice, int memoryUnitMiB,
-                                 String idInfix, String type) {
+    public record CapacityLayout(
+            String coreResource,
+            String memoryResource,
+            int coresPerDevice,
+            int memoryUnitMiB,
+            String idInfix,
+            String type) {
         public CapacityLayout {
             Objects.requireNonNull(coreResource, "coreResource");
             Objects.requireNonNull(memoryResource, "memoryResource");
@@ -111,8 +116,16 @@ public final class NodeDiscovery {
         int devmem = (int) (memoryUnits * layout.memoryUnitMiB() * layout.coresPerDevice() / cores);
         List<DeviceInfo> devices = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            devices.add(new DeviceInfo(nodeName + "-" + layout.idInfix() + "-" + i, i, 100, devmem,
-                    layout.coresPerDevice(), layout.type(), 0, "", true));
+            devices.add(new DeviceInfo(
+                    nodeName + "-" + layout.idInfix() + "-" + i,
+                    i,
+                    100,
+                    devmem,
+                    layout.coresPerDevice(),
+                    layout.type(),
+                    0,
+                    "",
+                    true));
         }
         return new Discovery.Found(devices);
     }
@@ -120,22 +133,25 @@ public final class NodeDiscovery {
     /** Why a capacity value cannot be used, if it cannot. */
     private static Optional<String> unreadable(String resource, ResourceAmount amount) {
         return switch (amount) {
-            case ResourceAmount.Invalid(String text, String reason) -> Optional.of("capacity " + resource + ": " + reason);
+            case ResourceAmount.Invalid(String text, String reason) ->
+                Optional.of("capacity " + resource + ": " + reason);
             case ResourceAmount.NotInt64(String text) ->
-                    Optional.of("capacity " + resource + " is not an integer: " + text);
+                Optional.of("capacity " + resource + " is not an integer: " + text);
             case ResourceAmount.Int64 value -> Optional.empty();
             case ResourceAmount.Absent absent -> Optional.empty();
         };
     }
 
     private static ResourceAmount capacity(Node node, String resource) {
-        Map<String, Quantity> capacity = node.getStatus() == null ? null : node.getStatus().getCapacity();
+        Map<String, Quantity> capacity =
+                node.getStatus() == null ? null : node.getStatus().getCapacity();
         Quantity quantity = capacity == null ? null : capacity.get(resource);
         return quantity == null ? new ResourceAmount.Absent() : ResourceAmount.of(quantity);
     }
 
     private static Map<String, String> annotations(Node node) {
-        Map<String, String> annotations = node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
         return annotations == null ? Map.of() : annotations;
     }
 

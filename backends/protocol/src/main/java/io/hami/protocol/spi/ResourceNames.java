@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Extended-resource names one vendor reads from containers (configurable, DECISIONS D1).
+ * Extended-resource names one vendor reads from containers (configurable, design D1 in docs/design.md#d1).
  *
  * @param count            number of devices, for example {@code nvidia.com/gpu}
  * @param memory           memory, for example {@code nvidia.com/gpumem}

@@ -1,38 +1,33 @@
 package io.hami.protocol.spi;
 
+import io.hami.protocol.codec.RegisterCodec;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The annotation keys one vendor owns (DECISIONS D1). No module other than the vendor's backend may
+ * The annotation keys one vendor owns (design D1, docs/design.md#d1). No module other than the vendor's backend may
  * spell these strings.
  *
- * @param registerKey    node annotation carrying the inventory; empty for capacity-discovered vendors
- * @param registerFormat how {@code registerKey} is encoded
- * @param handshakeKey   node annotation of the D3 handshake; empty for vendors without one
- * @param toAllocateKey  pod annotation of the entries still to be consumed by the device plugin
- * @param allocatedKey   pod annotation of the full decision, counted by the usage index
+ * @param registerKey   node annotation carrying the inventory; empty for capacity-discovered vendors
+ * @param registerCodec how {@code registerKey} is written and read; present exactly when the key is
+ * @param handshakeKey  node annotation of the design D3 (docs/design.md#d3) handshake; empty for vendors without one
+ * @param toAllocateKey pod annotation of the entries still to be consumed by the device plugin
+ * @param allocatedKey  pod annotation of the full decision, counted by the usage index
  */
-public record VendorKeys(Optional<String> registerKey, RegisterFormat registerFormat,
-                         Optional<String> handshakeKey, String toAllocateKey, String allocatedKey) {
+public record VendorKeys(
+        Optional<String> registerKey,
+        Optional<RegisterCodec> registerCodec,
+        Optional<String> handshakeKey,
+        String toAllocateKey,
+        String allocatedKey) {
     public VendorKeys {
         Objects.requireNonNull(registerKey);
-        Objects.requireNonNull(registerFormat);
+        Objects.requireNonNull(registerCodec);
         Objects.requireNonNull(handshakeKey);
         Objects.requireNonNull(toAllocateKey);
         Objects.requireNonNull(allocatedKey);
-        if (registerKey.isPresent() == (registerFormat == RegisterFormat.NONE)) {
-            throw new IllegalArgumentException("a register key needs a format, and only a register key has one");
+        if (registerKey.isPresent() != registerCodec.isPresent()) {
+            throw new IllegalArgumentException("a register key needs a codec, and only a register key has one");
         }
-    }
-
-    /** Encoding of a node register annotation. */
-    public enum RegisterFormat {
-        /** NVIDIA: JSON array with Go's key order and omitempty. */
-        JSON,
-        /** Legacy colon form, 9 fields written, 7 or 9 read. */
-        LEGACY,
-        /** No register annotation: devices come from node Capacity. */
-        NONE
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * D2: "every decoder is total: any input yields a value or a typed error with a clear message, never an
+ * Design D2 (docs/design.md#d2): "every decoder is total: any input yields a value or a typed error with a clear message, never an
  * unchecked exception". Each decoder gets mutations of valid values (character flips, truncations,
  * deletions, insertions of separators, quotes, brackets, huge numbers and odd Unicode, repetitions,
  * splices) until {@value #ROUNDS} of them were malformed, plus a fixed list of hostile shapes. Every value
@@ -45,52 +45,162 @@ class CodecFuzzTest {
     static Stream<Target> targets() {
         BiPredicate<Object, Object> equal = Object::equals;
         return Stream.of(
-                new Target("NvidiaRegisterCodec", NvidiaRegisterCodec::decode,
-                        v -> NvidiaRegisterCodec.encode((List<DeviceInfo>) v), CodecFuzzTest::sameAsSorted,
-                        List.of(CURRENT_NVIDIA_REGISTER, REF_NVIDIA_REGISTER_WITH_MIG, "[]", "null",
+                new Target(
+                        "NvidiaRegisterCodec",
+                        NvidiaRegisterCodec::decode,
+                        v -> NvidiaRegisterCodec.encode((List<DeviceInfo>) v),
+                        CodecFuzzTest::sameAsSorted,
+                        List.of(
+                                CURRENT_NVIDIA_REGISTER,
+                                REF_NVIDIA_REGISTER_WITH_MIG,
+                                "[]",
+                                "null",
                                 "[{\"ID\":\"a\\u003c\\\"\\\\\\n\\ud83d\\ude00\",\"Index\":3,\"health\":false,\"numa\":-1},{}]")),
-                new Target("LegacyRegisterCodec", LegacyRegisterCodec::decode,
-                        v -> LegacyRegisterCodec.encode((List<DeviceInfo>) v), CodecFuzzTest::sameAsSorted,
-                        List.of(OLDER_NVIDIA_REGISTER_COLON, REF_COLON_DEVICE, OLDER_MLU_REGISTER_FIRST_ENTRY, ":",
+                new Target(
+                        "LegacyRegisterCodec",
+                        LegacyRegisterCodec::decode,
+                        v -> LegacyRegisterCodec.encode((List<DeviceInfo>) v),
+                        CodecFuzzTest::sameAsSorted,
+                        List.of(
+                                OLDER_NVIDIA_REGISTER_COLON,
+                                REF_COLON_DEVICE,
+                                OLDER_MLU_REGISTER_FIRST_ENTRY,
+                                ":",
                                 "HCU-0,+4,0065536,-1,Hygon Z100,1,T,2,:HCU-1,4,65536,100,Hygon Z100,0,0,0,hami-core:")),
-                new Target("PodDevicesCodec", PodDevicesCodec::decode, v -> PodDevicesCodec.encode((PodDevices) v), equal,
-                        List.of(CURRENT_POD_DEVICES, OLDER_POD_DEVICES_TWO_CONTAINERS, ";", "", REF_POD_PADDED,
-                                REF_POD_TWO_DEVICES, "dev-0,MLU,512,-16:;;dev-1,HCU,+2,0:dev-2,Mthreads,7,7:;")),
-                new Target("HandshakeCodec", HandshakeCodec::decode, v -> HandshakeCodec.encode((Handshake) v), equal,
-                        List.of(CURRENT_HANDSHAKE, "Reported_2024-02-29 23:59:59", "Requesting_0000-01-01 00:00:00",
+                new Target(
+                        "PodDevicesCodec",
+                        PodDevicesCodec::decode,
+                        v -> PodDevicesCodec.encode((PodDevices) v),
+                        equal,
+                        List.of(
+                                CURRENT_POD_DEVICES,
+                                OLDER_POD_DEVICES_TWO_CONTAINERS,
+                                ";",
+                                "",
+                                REF_POD_PADDED,
+                                REF_POD_TWO_DEVICES,
+                                "dev-0,MLU,512,-16:;;dev-1,HCU,+2,0:dev-2,Mthreads,7,7:;")),
+                new Target(
+                        "HandshakeCodec",
+                        HandshakeCodec::decode,
+                        v -> HandshakeCodec.encode((Handshake) v),
+                        equal,
+                        List.of(
+                                CURRENT_HANDSHAKE,
+                                "Reported_2024-02-29 23:59:59",
+                                "Requesting_0000-01-01 00:00:00",
                                 OLDER_HANDSHAKE_MLU)),
-                new Target("NodeLockCodec", NodeLockCodec::decode, v -> NodeLockCodec.encode((NodeLock) v),
+                new Target(
+                        "NodeLockCodec",
+                        NodeLockCodec::decode,
+                        v -> NodeLockCodec.encode((NodeLock) v),
                         CodecFuzzTest::sameLock,
-                        List.of(REF_NODE_LOCK, REF_NODE_LOCK_LEGACY, REF_NODE_LOCK_LEGACY + ",kube-system,pod-b",
+                        List.of(
+                                REF_NODE_LOCK,
+                                REF_NODE_LOCK_LEGACY,
+                                REF_NODE_LOCK_LEGACY + ",kube-system,pod-b",
                                 "2026-08-01T06:00:00.5-03:30,ns,p")),
-                new Target("UnixTimeCodec", UnixTimeCodec::decode, v -> UnixTimeCodec.encode((Instant) v), equal,
+                new Target(
+                        "UnixTimeCodec",
+                        UnixTimeCodec::decode,
+                        v -> UnixTimeCodec.encode((Instant) v),
+                        equal,
                         List.of(CURRENT_BIND_TIME, OLDER_VGPU_TIME, "-1", "+0", "31556889864403199")));
     }
 
     @SuppressWarnings("unchecked")
     private static boolean sameAsSorted(Object again, Object first) {
-        var sorted = ((List<DeviceInfo>) first).stream()
-                .sorted(java.util.Comparator.comparingInt(DeviceInfo::index)).toList();
+        var sorted = ((List<DeviceInfo>) first)
+                .stream()
+                        .sorted(java.util.Comparator.comparingInt(DeviceInfo::index))
+                        .toList();
         return again.equals(sorted);
     }
 
     private static boolean sameLock(Object again, Object first) {
         var a = (NodeLock) again;
         var b = (NodeLock) first;
-        return a.time().isEqual(b.time()) && a.namespace().equals(b.namespace()) && a.name().equals(b.name());
+        return a.time().isEqual(b.time())
+                && a.namespace().equals(b.namespace())
+                && a.name().equals(b.name());
     }
 
     // ---- mutation engine ---------------------------------------------------------------------------
 
     private static final String[] TOKENS = {
-        ",", ":", ";", "\"", "'", "[", "]", "{", "}", "\\", "\\u", "\\ud800", "\\udc00\\ud800", "\\u00", "_", "-",
-        "+", " ", "\t", "\n", "\r", "\u0000", "\u0001", "\u007f", "null", "true", "false", "0", "-0", "-1", "00",
-        "2147483647", "2147483648", "-2147483649", "9223372036854775807", "9223372036854775808",
-        "99999999999999999999999999999999", "1e999", "1.5", "1E2", "0x1F", "1_0", "NaN", "Infinity",
-        "\u2028", "\u2029", "\uD83D\uDE00", "\uD800", "\uDFFF", "\uFFFD", "\uFEFF", "\u0661", "\uFF11",
-        "T", "Z", "+08:00", "-23:59", ".123456789", ".", "Requesting_", "Reported_", "\"id\":", "\"index\":-1",
-        "{\"count\":", "\"health\":true", "\"migProfiles\":[{}]", ",,,,,,", ":::", ";;;", "GPU-0,NVIDIA,1,1:",
-        "2024-02-30 00:00:00", "9999-12-31T23:59:59Z", "0000-01-01T00:00:00+01:00"
+        ",",
+        ":",
+        ";",
+        "\"",
+        "'",
+        "[",
+        "]",
+        "{",
+        "}",
+        "\\",
+        "\\u",
+        "\\ud800",
+        "\\udc00\\ud800",
+        "\\u00",
+        "_",
+        "-",
+        "+",
+        " ",
+        "\t",
+        "\n",
+        "\r",
+        "\u0000",
+        "\u0001",
+        "\u007f",
+        "null",
+        "true",
+        "false",
+        "0",
+        "-0",
+        "-1",
+        "00",
+        "2147483647",
+        "2147483648",
+        "-2147483649",
+        "9223372036854775807",
+        "9223372036854775808",
+        "99999999999999999999999999999999",
+        "1e999",
+        "1.5",
+        "1E2",
+        "0x1F",
+        "1_0",
+        "NaN",
+        "Infinity",
+        "\u2028",
+        "\u2029",
+        "\uD83D\uDE00",
+        "\uD800",
+        "\uDFFF",
+        "\uFFFD",
+        "\uFEFF",
+        "\u0661",
+        "\uFF11",
+        "T",
+        "Z",
+        "+08:00",
+        "-23:59",
+        ".123456789",
+        ".",
+        "Requesting_",
+        "Reported_",
+        "\"id\":",
+        "\"index\":-1",
+        "{\"count\":",
+        "\"health\":true",
+        "\"migProfiles\":[{}]",
+        ",,,,,,",
+        ":::",
+        ";;;",
+        "GPU-0,NVIDIA,1,1:",
+        "2024-02-30 00:00:00",
+        "9999-12-31T23:59:59Z",
+        "0000-01-01T00:00:00+01:00"
     };
 
     private static String mutate(String s, Random r, List<String> corpus) {
@@ -101,7 +211,9 @@ class CodecFuzzTest {
             int at = n == 0 ? 0 : r.nextInt(n + 1);
             switch (r.nextInt(10)) {
                 case 0 -> { // replace a character by a random one
-                    if (n > 0) b.setCharAt(Math.min(at, n - 1), (char) (r.nextBoolean() ? r.nextInt(128) : r.nextInt(0x10000)));
+                    if (n > 0)
+                        b.setCharAt(
+                                Math.min(at, n - 1), (char) (r.nextBoolean() ? r.nextInt(128) : r.nextInt(0x10000)));
                 }
                 case 1 -> { // flip one bit of a character
                     if (n > 0) {
@@ -187,14 +299,17 @@ class CodecFuzzTest {
         int accepted = 0;
         int rejected = 0;
         for (String s : hostile()) {
-            if (check(target, s)) accepted++; else rejected++;
+            if (check(target, s)) accepted++;
+            else rejected++;
         }
         // Run until ROUNDS inputs were rejected (malformed), with a cap in case too few are.
         for (int i = 0; rejected < ROUNDS && i < 3 * ROUNDS; i++) {
-            String seed = r.nextInt(10) == 0 ? corpus.get(r.nextInt(corpus.size()))
+            String seed = r.nextInt(10) == 0
+                    ? corpus.get(r.nextInt(corpus.size()))
                     : target.seeds().get(r.nextInt(target.seeds().size()));
             String input = mutate(seed, r, corpus);
-            if (check(target, input)) accepted++; else rejected++;
+            if (check(target, input)) accepted++;
+            else rejected++;
             if (r.nextInt(50) == 0 && input.length() < 2_000) {
                 corpus.add(input); // let mutants breed
             }
@@ -212,9 +327,11 @@ class CodecFuzzTest {
         try {
             value = target.decoder().decode(input);
         } catch (AnnotationFormatException e) {
-            if (e.getMessage() == null || e.getMessage().isBlank() || e.getMessage().length() > 2_000) {
-                fail(target + ": unclear error message " + abbreviate(String.valueOf(e.getMessage()))
-                        + " for input " + show(input));
+            if (e.getMessage() == null
+                    || e.getMessage().isBlank()
+                    || e.getMessage().length() > 2_000) {
+                fail(target + ": unclear error message " + abbreviate(String.valueOf(e.getMessage())) + " for input "
+                        + show(input));
             }
             return false;
         } catch (Throwable t) {
@@ -230,7 +347,9 @@ class CodecFuzzTest {
         } catch (IllegalArgumentException e) {
             // Only a lock time that leaves years 0000..9999 once moved to UTC cannot be written again.
             if (value instanceof NodeLock lock) {
-                int year = lock.time().withOffsetSameInstant(java.time.ZoneOffset.UTC).getYear();
+                int year = lock.time()
+                        .withOffsetSameInstant(java.time.ZoneOffset.UTC)
+                        .getYear();
                 if (year < 0 || year > 9999) {
                     return true;
                 }

@@ -23,14 +23,13 @@ import java.util.function.IntPredicate;
  * builders still return valid (small) values.
  */
 public final class CodecInputs {
-    private CodecInputs() {
-    }
+    private CodecInputs() {}
 
     /** Code points the wire formats treat specially, offered often. */
     private static final int[] SPECIAL = {
-        ',', ':', ';', '"', '\\', '/', '<', '>', '&', '\'', ' ', '\t', '\n', '\r', '\b', '\f', 0, 0x1f, 0x7f,
-        0x80, 0xa0, 0xad, 0x2028, 0x2029, 0xfeff, 0xfffd, 0xffff, 0x1f600, 0x10ffff, '[', ']', '{', '}', '_',
-        '-', '+', '0', '9', 'T', 'Z'
+        ',', ':', ';', '"', '\\', '/', '<', '>', '&', '\'', ' ', '\t', '\n', '\r', '\b', '\f', 0, 0x1f, 0x7f, 0x80,
+        0xa0, 0xad, 0x2028, 0x2029, 0xfeff, 0xfffd, 0xffff, 0x1f600, 0x10ffff, '[', ']', '{', '}', '_', '-', '+', '0',
+        '9', 'T', 'Z'
     };
 
     /** Picks an index {@code i} with probability {@code weights[i] / sum(weights)}. */
@@ -122,8 +121,30 @@ public final class CodecInputs {
     }
 
     /** Texts that are not decimal numbers in Go's strconv syntax. */
-    private static final String[] NOT_NUMBERS = {"", " ", " 1", "1 ", "\t1", "1.0", "1.5", "1e3", "1E2", "0x10", "1_000", "+",
-        "-", "+-1", "--1", "NaN", "Infinity", "\u0661", "\uff11", "true", "null", "\u00a0"};
+    private static final String[] NOT_NUMBERS = {
+        "",
+        " ",
+        " 1",
+        "1 ",
+        "\t1",
+        "1.0",
+        "1.5",
+        "1e3",
+        "1E2",
+        "0x10",
+        "1_000",
+        "+",
+        "-",
+        "+-1",
+        "--1",
+        "NaN",
+        "Infinity",
+        "\u0661",
+        "\uff11",
+        "true",
+        "null",
+        "\u00a0"
+    };
 
     /**
      * A numeric field of {@code 0..max}: canonical values, values a reader accepts but a writer never emits
@@ -155,7 +176,11 @@ public final class CodecInputs {
                     case 1 -> -1 - (data.consumeLong() & (Long.MAX_VALUE >> 1)); // masked: see indexes()
                     default -> Long.MIN_VALUE;
                 };
-                yield new NumberText(data.consumeBoolean() ? Long.toString(v) : "-0" + Long.toString(v).substring(1), null);
+                yield new NumberText(
+                        data.consumeBoolean()
+                                ? Long.toString(v)
+                                : "-0" + Long.toString(v).substring(1),
+                        null);
             }
             case 3 -> {
                 String text = switch (weighted(data, 3, 2, 1, 1)) {
@@ -167,7 +192,8 @@ public final class CodecInputs {
                 yield new NumberText(text, null);
             }
             default -> {
-                String text = data.consumeBoolean() ? data.pickValue(NOT_NUMBERS)
+                String text = data.consumeBoolean()
+                        ? data.pickValue(NOT_NUMBERS)
                         : text(data, 1, 8, cp -> cp != ',' && cp != ':' && cp != ';' && (cp < '0' || cp > '9'));
                 yield new NumberText(text, null);
             }
@@ -185,7 +211,8 @@ public final class CodecInputs {
     public record DateTimeText(List<String> parts, LocalDateTime value) {
         /** The parts joined as {@code YYYY-MM-DD<t>HH:MM:SS}. */
         public String joined(char t) {
-            return parts.get(0) + "-" + parts.get(1) + "-" + parts.get(2) + t + parts.get(3) + ":" + parts.get(4) + ":" + parts.get(5);
+            return parts.get(0) + "-" + parts.get(1) + "-" + parts.get(2) + t + parts.get(3) + ":" + parts.get(4) + ":"
+                    + parts.get(5);
         }
     }
 
@@ -246,8 +273,8 @@ public final class CodecInputs {
     }
 
     /** Device lists of up to {@code maxSize} with distinct indexes (so "sorted by index" has exactly one answer). */
-    public static List<DeviceInfo> deviceLists(FuzzedDataProvider data, Function<FuzzedDataProvider, String> text,
-            int maxSize) {
+    public static List<DeviceInfo> deviceLists(
+            FuzzedDataProvider data, Function<FuzzedDataProvider, String> text, int maxSize) {
         int n = data.consumeInt(0, maxSize);
         var seen = new HashSet<Integer>();
         var out = new ArrayList<DeviceInfo>();

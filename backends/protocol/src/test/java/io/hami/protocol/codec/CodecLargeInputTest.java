@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * D2: decoders never use unbounded memory. Each shape is decoded at 1 MB and at 10 MB; the 10 MB run must
+ * Design D2 (docs/design.md#d2): decoders never use unbounded memory. Each shape is decoded at 1 MB and at 10 MB; the 10 MB run must
  * finish, allocate at most a fixed number of bytes per input character, and allocate no more than about ten
  * times what the 1 MB run allocated (a quadratic decoder would allocate a hundred times more).
  */
@@ -44,25 +44,41 @@ class CodecLargeInputTest {
         String colonDevice = "GPU-ebe7c3f7-303d-558d-435e-99a160631fe4,10,7680,100,NVIDIA-Tesla P4,0,true,1,hami-core:";
         return Stream.of(
                 Arguments.of("json many devices", (Decode) NvidiaRegisterCodec::decode, repeat("[", jsonDevice, "{}]")),
-                Arguments.of("json long id", (Decode) NvidiaRegisterCodec::decode, repeat("[{\"id\":\"", "GPU-\\u003c", "\"}]")),
-                Arguments.of("json long unknown key", (Decode) NvidiaRegisterCodec::decode, repeat("[{\"", "x", "\":1}]")),
-                Arguments.of("json long number", (Decode) NvidiaRegisterCodec::decode, repeat("[{\"count\":", "9", "}]")),
+                Arguments.of(
+                        "json long id",
+                        (Decode) NvidiaRegisterCodec::decode,
+                        repeat("[{\"id\":\"", "GPU-\\u003c", "\"}]")),
+                Arguments.of(
+                        "json long unknown key", (Decode) NvidiaRegisterCodec::decode, repeat("[{\"", "x", "\":1}]")),
+                Arguments.of(
+                        "json long number", (Decode) NvidiaRegisterCodec::decode, repeat("[{\"count\":", "9", "}]")),
                 Arguments.of("json deep nesting", (Decode) NvidiaRegisterCodec::decode, repeat("", "[", "")),
                 Arguments.of("json unterminated string", (Decode) NvidiaRegisterCodec::decode, repeat("[\"", "ab", "")),
                 Arguments.of("colon many devices", (Decode) LegacyRegisterCodec::decode, repeat("", colonDevice, "")),
-                Arguments.of("colon long id", (Decode) LegacyRegisterCodec::decode, repeat("", "G", ",1,1,1,T,0,true:")),
+                Arguments.of(
+                        "colon long id", (Decode) LegacyRegisterCodec::decode, repeat("", "G", ",1,1,1,T,0,true:")),
                 Arguments.of("colon many fields", (Decode) LegacyRegisterCodec::decode, repeat("", ",", ":")),
                 Arguments.of("colon separators only", (Decode) LegacyRegisterCodec::decode, repeat("", ":", "")),
                 Arguments.of("colon no separator", (Decode) LegacyRegisterCodec::decode, repeat("", "a,", "")),
-                Arguments.of("pod many devices", (Decode) PodDevicesCodec::decode, repeat("", "GPU-a,NVIDIA,1000,10:", ";")),
-                Arguments.of("pod many containers", (Decode) PodDevicesCodec::decode, repeat("", "GPU-a,NVIDIA,1000,10:;", "")),
+                Arguments.of(
+                        "pod many devices", (Decode) PodDevicesCodec::decode, repeat("", "GPU-a,NVIDIA,1000,10:", ";")),
+                Arguments.of(
+                        "pod many containers",
+                        (Decode) PodDevicesCodec::decode,
+                        repeat("", "GPU-a,NVIDIA,1000,10:;", "")),
                 Arguments.of("pod empty containers", (Decode) PodDevicesCodec::decode, repeat("", ";", "")),
                 Arguments.of("pod empty devices", (Decode) PodDevicesCodec::decode, repeat("", ":", ";")),
                 Arguments.of("pod many fields", (Decode) PodDevicesCodec::decode, repeat("", ",", ":;")),
-                Arguments.of("handshake long tail", (Decode) HandshakeCodec::decode, repeat("Requesting_2024-01-23 04:30:04", "0", "")),
-                Arguments.of("lock long name", (Decode) NodeLockCodec::decode, repeat("2026-08-01T06:00:00Z,ns,", "p", "")),
-                Arguments.of("lock many commas", (Decode) NodeLockCodec::decode, repeat("2026-08-01T06:00:00Z", ",", "")),
-                Arguments.of("lock long fraction", (Decode) NodeLockCodec::decode, repeat("2026-08-01T06:00:00.", "1", "Z")),
+                Arguments.of(
+                        "handshake long tail",
+                        (Decode) HandshakeCodec::decode,
+                        repeat("Requesting_2024-01-23 04:30:04", "0", "")),
+                Arguments.of(
+                        "lock long name", (Decode) NodeLockCodec::decode, repeat("2026-08-01T06:00:00Z,ns,", "p", "")),
+                Arguments.of(
+                        "lock many commas", (Decode) NodeLockCodec::decode, repeat("2026-08-01T06:00:00Z", ",", "")),
+                Arguments.of(
+                        "lock long fraction", (Decode) NodeLockCodec::decode, repeat("2026-08-01T06:00:00.", "1", "Z")),
                 Arguments.of("unix long number", (Decode) UnixTimeCodec::decode, repeat("1", "0", "")));
     }
 
@@ -88,14 +104,19 @@ class CodecLargeInputTest {
     void tenMegabyteInputUsesLinearMemory(String name, Decode decoder, IntFunction<String> shape) {
         String small = shape.apply(MB);
         String large = shape.apply(10 * MB);
-        Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            allocatedBy(decoder, small); // warm up
-            long smallBytes = allocatedBy(decoder, small);
-            long largeBytes = allocatedBy(decoder, large);
-            assertThat(largeBytes).as("bytes allocated for %d chars", large.length())
-                    .isLessThanOrEqualTo(MAX_BYTES_PER_CHAR * large.length());
-            assertThat(largeBytes).as("10 MB vs 1 MB allocation (1 MB run: %d bytes)", smallBytes)
-                    .isLessThanOrEqualTo(20 * smallBytes + 4 * MB);
-        }, name);
+        Assertions.assertTimeoutPreemptively(
+                Duration.ofSeconds(30),
+                () -> {
+                    allocatedBy(decoder, small); // warm up
+                    long smallBytes = allocatedBy(decoder, small);
+                    long largeBytes = allocatedBy(decoder, large);
+                    assertThat(largeBytes)
+                            .as("bytes allocated for %d chars", large.length())
+                            .isLessThanOrEqualTo(MAX_BYTES_PER_CHAR * large.length());
+                    assertThat(largeBytes)
+                            .as("10 MB vs 1 MB allocation (1 MB run: %d bytes)", smallBytes)
+                            .isLessThanOrEqualTo(20 * smallBytes + 4 * MB);
+                },
+                name);
     }
 }

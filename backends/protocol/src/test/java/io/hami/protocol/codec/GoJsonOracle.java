@@ -14,8 +14,7 @@ import java.util.Random;
  * whitespace, escaped characters).
  */
 final class GoJsonOracle {
-    private GoJsonOracle() {
-    }
+    private GoJsonOracle() {}
 
     /** Go 1.22+ string escaping, with HTML escaping on (json.Marshal's default). */
     static String quote(String s) {
@@ -168,7 +167,7 @@ final class GoJsonOracle {
             switch (r.nextInt(3)) {
                 case 0 -> members.add(quote(randomCase(key, r)) + ":\"\"");
                 case 1 -> members.add(quote(randomCase(key, r)) + ":null");
-                default -> { }
+                default -> {}
             }
         } else {
             members.add(quote(randomCase(key, r)) + ":" + (r.nextBoolean() ? quote(value) : escapedRandomly(value, r)));
@@ -182,7 +181,7 @@ final class GoJsonOracle {
                 // Go reads -0 into int fields but not into the uint index
                 case 1 -> members.add(quote(randomCase(key, r)) + (key.equals("index") ? ":0" : ":-0"));
                 case 2 -> members.add(quote(randomCase(key, r)) + ":null");
-                default -> { }
+                default -> {}
             }
         } else {
             members.add(quote(randomCase(key, r)) + ":" + value);

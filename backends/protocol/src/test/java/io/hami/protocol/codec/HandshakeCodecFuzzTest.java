@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
-/** Handshake values (D2): {@code Requesting_YYYY-MM-DD HH:MM:SS} and {@code Reported_YYYY-MM-DD HH:MM:SS}. */
+/** Handshake values (design D2, docs/design.md#d2): {@code Requesting_YYYY-MM-DD HH:MM:SS} and {@code Reported_YYYY-MM-DD HH:MM:SS}. */
 class HandshakeCodecFuzzTest {
 
     private static LocalDateTime times(FuzzedDataProvider data) {
@@ -19,8 +19,15 @@ class HandshakeCodecFuzzTest {
 
     /** Go's time.DateTime layout, written independently of the codec. */
     private static String layout(LocalDateTime t) {
-        return String.format(Locale.ROOT, "%04d-%02d-%02d %02d:%02d:%02d", t.getYear(), t.getMonthValue(),
-                t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond());
+        return String.format(
+                Locale.ROOT,
+                "%04d-%02d-%02d %02d:%02d:%02d",
+                t.getYear(),
+                t.getMonthValue(),
+                t.getDayOfMonth(),
+                t.getHour(),
+                t.getMinute(),
+                t.getSecond());
     }
 
     /**
@@ -34,7 +41,9 @@ class HandshakeCodecFuzzTest {
         CodecInputs.DateTimeText time = CodecInputs.dateTimeTexts(data);
         String value = state.name() + "_" + time.joined(' ');
         if (time.value() == null) {
-            assertThatThrownBy(() -> HandshakeCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class)
+            assertThatThrownBy(() -> HandshakeCodec.decode(value))
+                    .as(value)
+                    .isInstanceOf(AnnotationFormatException.class)
                     .hasMessageContaining("invalid handshake time");
             return;
         }
@@ -45,8 +54,12 @@ class HandshakeCodecFuzzTest {
 
     @Test
     void signedAndOverlongYearsAreRefused() {
-        for (String bad : List.of("Requesting_-001-01-01 00:00:00", "Requesting_+2024-01-01 00:00:00",
-                "Requesting_10000-01-01 00:00:00", "Reported_2024--1-01 00:00:00", "Reported_2024-01-01 -1:00:00")) {
+        for (String bad : List.of(
+                "Requesting_-001-01-01 00:00:00",
+                "Requesting_+2024-01-01 00:00:00",
+                "Requesting_10000-01-01 00:00:00",
+                "Reported_2024--1-01 00:00:00",
+                "Reported_2024-01-01 -1:00:00")) {
             assertThatThrownBy(() -> HandshakeCodec.decode(bad)).as(bad).isInstanceOf(AnnotationFormatException.class);
         }
     }
@@ -127,8 +140,10 @@ class HandshakeCodecFuzzTest {
     @Test
     void errorsQuoteTheOffendingText() {
         assertThatThrownBy(() -> HandshakeCodec.decode("Requesting_2024-02-30 00:00:00"))
-                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("\"2024-02-30 00:00:00\"");
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("\"2024-02-30 00:00:00\"");
         assertThatThrownBy(() -> HandshakeCodec.decode("Deleted_x"))
-                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("\"Deleted_x\"");
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("\"Deleted_x\"");
     }
 }

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The legacy colon form (D2, reference §2.1): Go strconv syntax, 7 or 9 fields read, 9 written. */
+/**
+ * The legacy colon form (design D2 in docs/design.md#d2, docs/upstream.md#colon-form): Go strconv syntax, 7 or 9
+ * fields read, 9 written.
+ */
 class LegacyRegisterCodecFuzzTest {
 
     /** Up to 6 devices with distinct indexes and colon-form text; may be empty, which callers skip. */
@@ -21,18 +24,31 @@ class LegacyRegisterCodecFuzzTest {
     }
 
     private static List<DeviceInfo> sortedByIndex(List<DeviceInfo> devices) {
-        return devices.stream().sorted(Comparator.comparingInt(DeviceInfo::index)).toList();
+        return devices.stream()
+                .sorted(Comparator.comparingInt(DeviceInfo::index))
+                .toList();
     }
 
-    /** The 9-field entry as §2.1 defines it, written independently of the codec. */
+    /** The 9-field entry as docs/upstream.md#colon-form defines it, written independently of the codec. */
     private static String entry(DeviceInfo d) {
-        return String.join(",", d.id(), Integer.toString(d.count()), Integer.toString(d.devmem()),
-                Integer.toString(d.devcore()), d.type(), Integer.toString(d.numa()), Boolean.toString(d.health()),
-                Integer.toString(d.index()), d.mode()) + ":";
+        return String.join(
+                        ",",
+                        d.id(),
+                        Integer.toString(d.count()),
+                        Integer.toString(d.devmem()),
+                        Integer.toString(d.devcore()),
+                        d.type(),
+                        Integer.toString(d.numa()),
+                        Boolean.toString(d.health()),
+                        Integer.toString(d.index()),
+                        d.mode())
+                + ":";
     }
 
     private static String canonical(List<DeviceInfo> devices) {
-        return sortedByIndex(devices).stream().map(LegacyRegisterCodecFuzzTest::entry).collect(Collectors.joining());
+        return sortedByIndex(devices).stream()
+                .map(LegacyRegisterCodecFuzzTest::entry)
+                .collect(Collectors.joining());
     }
 
     @FuzzTest
@@ -41,7 +57,8 @@ class LegacyRegisterCodecFuzzTest {
         if (devices.isEmpty()) {
             return; // the generator draws non-empty lists only
         }
-        assertThat(LegacyRegisterCodec.decode(LegacyRegisterCodec.encode(devices))).isEqualTo(sortedByIndex(devices));
+        assertThat(LegacyRegisterCodec.decode(LegacyRegisterCodec.encode(devices)))
+                .isEqualTo(sortedByIndex(devices));
     }
 
     @FuzzTest
@@ -60,7 +77,8 @@ class LegacyRegisterCodecFuzzTest {
             return; // the generator draws non-empty lists only
         }
         String value = canonical(devices);
-        assertThat(LegacyRegisterCodec.encode(LegacyRegisterCodec.decode(value))).isEqualTo(value);
+        assertThat(LegacyRegisterCodec.encode(LegacyRegisterCodec.decode(value)))
+                .isEqualTo(value);
     }
 
     @FuzzTest
@@ -70,11 +88,20 @@ class LegacyRegisterCodecFuzzTest {
             return; // the generator draws non-empty lists only
         }
         String value = devices.stream()
-                .map(d -> String.join(",", d.id(), "" + d.count(), "" + d.devmem(), "" + d.devcore(), d.type(),
-                        "" + d.numa(), "" + d.health()) + ":")
+                .map(d -> String.join(
+                                ",",
+                                d.id(),
+                                "" + d.count(),
+                                "" + d.devmem(),
+                                "" + d.devcore(),
+                                d.type(),
+                                "" + d.numa(),
+                                "" + d.health())
+                        + ":")
                 .collect(Collectors.joining());
         var expected = devices.stream()
-                .map(d -> new DeviceInfo(d.id(), 0, d.count(), d.devmem(), d.devcore(), d.type(), d.numa(), "hami-core", d.health()))
+                .map(d -> new DeviceInfo(
+                        d.id(), 0, d.count(), d.devmem(), d.devcore(), d.type(), d.numa(), "hami-core", d.health()))
                 .toList();
         assertThat(LegacyRegisterCodec.decode(value)).isEqualTo(expected);
     }
@@ -87,7 +114,8 @@ class LegacyRegisterCodecFuzzTest {
         }
         int extra = data.consumeInt(0, 3);
         String sep = ":".repeat(extra);
-        String value = sep + sortedByIndex(devices).stream().map(d -> entry(d) + sep).collect(Collectors.joining());
+        String value =
+                sep + sortedByIndex(devices).stream().map(d -> entry(d) + sep).collect(Collectors.joining());
         assertThat(LegacyRegisterCodec.decode(value)).isEqualTo(sortedByIndex(devices));
     }
 
@@ -99,14 +127,34 @@ class LegacyRegisterCodecFuzzTest {
         }
         String bad = malformedEntries(data);
         int position = data.consumeInt(0, 6);
-        var entries = new ArrayList<>(sortedByIndex(devices).stream().map(LegacyRegisterCodecFuzzTest::entry).toList());
+        var entries = new ArrayList<>(sortedByIndex(devices).stream()
+                .map(LegacyRegisterCodecFuzzTest::entry)
+                .toList());
         entries.add(Math.min(position, entries.size()), bad + ":");
         String value = String.join("", entries);
-        assertThatThrownBy(() -> LegacyRegisterCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class);
+        assertThatThrownBy(() -> LegacyRegisterCodec.decode(value))
+                .as(value)
+                .isInstanceOf(AnnotationFormatException.class);
     }
 
-    private static final String[] BAD_VALUES = {"", " 1", "1 ", "x", "1.5", "0x10", "1_0", "+", "-", "\u0661", "\uff11",
-        "2147483648", "-2147483649", "99999999999999999999", "tRUE", "yes"};
+    private static final String[] BAD_VALUES = {
+        "",
+        " 1",
+        "1 ",
+        "x",
+        "1.5",
+        "0x10",
+        "1_0",
+        "+",
+        "-",
+        "\u0661",
+        "\uff11",
+        "2147483648",
+        "-2147483649",
+        "99999999999999999999",
+        "tRUE",
+        "yes"
+    };
 
     private static final int[] NUMERIC_OR_BOOL_FIELDS = {1, 2, 3, 5, 6, 7};
 
@@ -146,24 +194,40 @@ class LegacyRegisterCodecFuzzTest {
     @Test
     void parseBoolAcceptsExactlyGoSpellings() throws Exception {
         for (String t : List.of("1", "t", "T", "TRUE", "true", "True")) {
-            assertThat(LegacyRegisterCodec.decode(device("1", t)).get(0).health()).as(t).isTrue();
+            assertThat(LegacyRegisterCodec.decode(device("1", t)).get(0).health())
+                    .as(t)
+                    .isTrue();
         }
         for (String f : List.of("0", "f", "F", "FALSE", "false", "False")) {
-            assertThat(LegacyRegisterCodec.decode(device("1", f)).get(0).health()).as(f).isFalse();
+            assertThat(LegacyRegisterCodec.decode(device("1", f)).get(0).health())
+                    .as(f)
+                    .isFalse();
         }
-        for (String bad : List.of("", "tRUE", "TRue", "yes", "no", "2", " true", "true ", "on", "y", "fALSE", "\u0031\u0301")) {
-            assertThatThrownBy(() -> LegacyRegisterCodec.decode(device("1", bad))).as(bad)
-                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("health");
+        for (String bad :
+                List.of("", "tRUE", "TRue", "yes", "no", "2", " true", "true ", "on", "y", "fALSE", "\u0031\u0301")) {
+            assertThatThrownBy(() -> LegacyRegisterCodec.decode(device("1", bad)))
+                    .as(bad)
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining("health");
         }
     }
 
     @Test
     void parseIntAcceptsSignsAndLeadingZeros() throws Exception {
-        assertThat(LegacyRegisterCodec.decode(device("+5", "true")).get(0).count()).isEqualTo(5);
-        assertThat(LegacyRegisterCodec.decode(device("007", "true")).get(0).count()).isEqualTo(7);
-        assertThat(LegacyRegisterCodec.decode(device("-0", "true")).get(0).count()).isZero();
-        assertThat(LegacyRegisterCodec.decode(device("2147483647", "true")).get(0).count()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(LegacyRegisterCodec.decode(device("000000000000000000000000000001", "true")).get(0).count()).isEqualTo(1);
+        assertThat(LegacyRegisterCodec.decode(device("+5", "true")).get(0).count())
+                .isEqualTo(5);
+        assertThat(LegacyRegisterCodec.decode(device("007", "true")).get(0).count())
+                .isEqualTo(7);
+        assertThat(LegacyRegisterCodec.decode(device("-0", "true")).get(0).count())
+                .isZero();
+        assertThat(LegacyRegisterCodec.decode(device("2147483647", "true"))
+                        .get(0)
+                        .count())
+                .isEqualTo(Integer.MAX_VALUE);
+        assertThat(LegacyRegisterCodec.decode(device("000000000000000000000000000001", "true"))
+                        .get(0)
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -177,17 +241,41 @@ class LegacyRegisterCodecFuzzTest {
             var f = new ArrayList<>(List.of("GPU-1", "10", "7680", "100", "T", "0", "true", "1", "hami-core"));
             f.set(i, "-5");
             String value = String.join(",", f) + ":";
-            assertThatThrownBy(() -> LegacyRegisterCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class)
-                    .hasMessage("invalid " + fields[i - 1] + " field in device 0: \"-5\", want a whole number from 0 to 2147483647");
+            assertThatThrownBy(() -> LegacyRegisterCodec.decode(value))
+                    .as(value)
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessage("invalid " + fields[i - 1]
+                            + " field in device 0: \"-5\", want a whole number from 0 to 2147483647");
         }
     }
 
     @Test
     void parseIntRejectsWhatGoRejects() {
         // Integer.parseInt would accept the Arabic-Indic and full-width digits; Go does not.
-        for (String bad : List.of("", " 1", "1 ", "\t1", "x", "1.0", "1e3", "0x10", "1_000", "+", "-", "+-1", "--1",
-                "\u0661", "\uff11", "\u0967", "2147483648", "-2147483649", "9223372036854775808", "-1", "-2147483648")) {
-            assertThatThrownBy(() -> LegacyRegisterCodec.decode(device(bad, "true"))).as(bad)
+        for (String bad : List.of(
+                "",
+                " 1",
+                "1 ",
+                "\t1",
+                "x",
+                "1.0",
+                "1e3",
+                "0x10",
+                "1_000",
+                "+",
+                "-",
+                "+-1",
+                "--1",
+                "\u0661",
+                "\uff11",
+                "\u0967",
+                "2147483648",
+                "-2147483649",
+                "9223372036854775808",
+                "-1",
+                "-2147483648")) {
+            assertThatThrownBy(() -> LegacyRegisterCodec.decode(device(bad, "true")))
+                    .as(bad)
                     .isInstanceOf(AnnotationFormatException.class)
                     .hasMessageContaining("count");
         }
@@ -195,17 +283,25 @@ class LegacyRegisterCodecFuzzTest {
 
     @Test
     void indexMustNotBeNegativeButMayBeSigned() throws Exception {
-        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true,+3,m:").get(0).index()).isEqualTo(3);
-        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true,-0,m:").get(0).index()).isZero();
+        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true,+3,m:")
+                        .get(0)
+                        .index())
+                .isEqualTo(3);
+        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true,-0,m:")
+                        .get(0)
+                        .index())
+                .isZero();
         assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true,-3,m:"))
-                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("index");
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("index");
     }
 
     @Test
     void negativeNumaIsRefused() {
         // Upstream's plugins write 0 for an unknown NUMA node; -1 is no writer's value.
         assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,-1,true:"))
-                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("numa");
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("numa");
     }
 
     /**
@@ -235,17 +331,38 @@ class LegacyRegisterCodecFuzzTest {
                 }
                 canonical &= numbers[k].canonical();
             }
-            entries.add(String.join(",", id, numbers[0].text(), numbers[1].text(), numbers[2].text(), type, numbers[3].text(),
-                    Boolean.toString(health), numbers[4].text(), mode) + ":");
+            entries.add(String.join(
+                            ",",
+                            id,
+                            numbers[0].text(),
+                            numbers[1].text(),
+                            numbers[2].text(),
+                            type,
+                            numbers[3].text(),
+                            Boolean.toString(health),
+                            numbers[4].text(),
+                            mode)
+                    + ":");
             if (java.util.Arrays.stream(numbers).allMatch(CodecInputs.NumberText::valid)) {
-                expected.add(new DeviceInfo(id, numbers[4].value().intValue(), numbers[0].value().intValue(),
-                        numbers[1].value().intValue(), numbers[2].value().intValue(), type, numbers[3].value().intValue(), mode, health));
+                expected.add(new DeviceInfo(
+                        id,
+                        numbers[4].value().intValue(),
+                        numbers[0].value().intValue(),
+                        numbers[1].value().intValue(),
+                        numbers[2].value().intValue(),
+                        type,
+                        numbers[3].value().intValue(),
+                        mode,
+                        health));
             }
         }
         String value = String.join("", entries);
         if (firstBad != null) {
-            assertThatThrownBy(() -> LegacyRegisterCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining(firstBad).hasMessageContaining("want a whole number from 0 to 2147483647");
+            assertThatThrownBy(() -> LegacyRegisterCodec.decode(value))
+                    .as(value)
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining(firstBad)
+                    .hasMessageContaining("want a whole number from 0 to 2147483647");
             return;
         }
         List<DeviceInfo> decoded = LegacyRegisterCodec.decode(value);
@@ -257,13 +374,15 @@ class LegacyRegisterCodecFuzzTest {
                 order.add(i);
             }
             order.sort(Comparator.comparingInt(i -> expected.get(i).index()));
-            assertThat(LegacyRegisterCodec.encode(decoded)).isEqualTo(order.stream().map(entries::get).collect(Collectors.joining()));
+            assertThat(LegacyRegisterCodec.encode(decoded))
+                    .isEqualTo(order.stream().map(entries::get).collect(Collectors.joining()));
         }
     }
 
     @Test
     void idTypeAndModeAreVerbatim() throws Exception {
-        var d = LegacyRegisterCodec.decode(" GPU 1 ,1,1,1, NVIDIA A10 ,0,true,0, hami-core ;x:").get(0);
+        var d = LegacyRegisterCodec.decode(" GPU 1 ,1,1,1, NVIDIA A10 ,0,true,0, hami-core ;x:")
+                .get(0);
         assertThat(d.id()).isEqualTo(" GPU 1 ");
         assertThat(d.type()).isEqualTo(" NVIDIA A10 ");
         assertThat(d.mode()).isEqualTo(" hami-core ;x");
@@ -278,7 +397,8 @@ class LegacyRegisterCodecFuzzTest {
     @Test
     void segmentWithoutCommaIsAnError() {
         assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true:garbage:"))
-                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("\"garbage\"");
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("\"garbage\"");
     }
 
     @Test
@@ -289,7 +409,8 @@ class LegacyRegisterCodecFuzzTest {
             }
             String value = String.join(",", java.util.Collections.nCopies(n, "1")) + ":";
             int fields = n;
-            assertThatThrownBy(() -> LegacyRegisterCodec.decode(value)).as(value)
+            assertThatThrownBy(() -> LegacyRegisterCodec.decode(value))
+                    .as(value)
                     .isInstanceOf(AnnotationFormatException.class)
                     .satisfies(e -> {
                         if (fields > 1) {
@@ -302,23 +423,28 @@ class LegacyRegisterCodecFuzzTest {
     @Test
     void lastSegmentNeedNotEndWithColon() throws Exception {
         // Go splits on ':' and skips empty segments, so a missing final ':' still decodes.
-        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true:GPU-2,1,1,1,T,0,true,1,m")).hasSize(2);
+        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true:GPU-2,1,1,1,T,0,true,1,m"))
+                .hasSize(2);
     }
 
     @Test
     void noDevicesReadBackAsNoDevices() throws Exception {
-        // "" has no separator and reads as an error (reference §2.1 step 1), so the writer must not emit it.
-        assertThat(LegacyRegisterCodec.decode(LegacyRegisterCodec.encode(List.of()))).isEmpty();
+        // "" has no separator and reads as an error (docs/upstream.md#colon-form), so the writer must not emit it.
+        assertThat(LegacyRegisterCodec.decode(LegacyRegisterCodec.encode(List.of())))
+                .isEmpty();
     }
 
     @Test
     void unrepresentableTextIsRefusedByTheWriter() {
         for (String bad : List.of("a,b", "a:b")) {
-            assertThatThrownBy(() -> LegacyRegisterCodec.encode(List.of(new DeviceInfo(bad, 0, 1, 1, 1, "T", 0, "m", true))))
+            assertThatThrownBy(() ->
+                            LegacyRegisterCodec.encode(List.of(new DeviceInfo(bad, 0, 1, 1, 1, "T", 0, "m", true))))
                     .isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> LegacyRegisterCodec.encode(List.of(new DeviceInfo("a", 0, 1, 1, 1, bad, 0, "m", true))))
+            assertThatThrownBy(() ->
+                            LegacyRegisterCodec.encode(List.of(new DeviceInfo("a", 0, 1, 1, 1, bad, 0, "m", true))))
                     .isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> LegacyRegisterCodec.encode(List.of(new DeviceInfo("a", 0, 1, 1, 1, "T", 0, bad, true))))
+            assertThatThrownBy(() ->
+                            LegacyRegisterCodec.encode(List.of(new DeviceInfo("a", 0, 1, 1, 1, "T", 0, bad, true))))
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

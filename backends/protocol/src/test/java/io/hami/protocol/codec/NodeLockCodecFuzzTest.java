@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
-/** The node lock value (D5, reference §4.1): {@code <RFC3339 UTC time>,<namespace>,<pod name>}. */
+/**
+ * The node lock value (design D5 in docs/design.md#d5, docs/upstream.md#node-lock):
+ * {@code <RFC3339 UTC time>,<namespace>,<pod name>}.
+ */
 class NodeLockCodecFuzzTest {
 
     private static OffsetDateTime times(FuzzedDataProvider data) {
@@ -28,8 +31,15 @@ class NodeLockCodecFuzzTest {
 
     /** RFC 3339 in UTC as Go's time.RFC3339 writes it, independently of the codec. */
     private static String rfc3339(OffsetDateTime utc) {
-        return String.format(Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02dZ", utc.getYear(), utc.getMonthValue(),
-                utc.getDayOfMonth(), utc.getHour(), utc.getMinute(), utc.getSecond());
+        return String.format(
+                Locale.ROOT,
+                "%04d-%02d-%02dT%02d:%02d:%02dZ",
+                utc.getYear(),
+                utc.getMonthValue(),
+                utc.getDayOfMonth(),
+                utc.getHour(),
+                utc.getMinute(),
+                utc.getSecond());
     }
 
     @FuzzTest
@@ -71,9 +81,17 @@ class NodeLockCodecFuzzTest {
         String value = NodeLockCodec.encode(new NodeLock(shifted, ns, name));
         assertThat(value).isEqualTo(rfc3339(time) + "," + ns + "," + name);
         // and an offset written by someone else (upstream uses local time) reads as the same instant
-        String foreign = String.format(Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d%s", shifted.getYear(),
-                shifted.getMonthValue(), shifted.getDayOfMonth(), shifted.getHour(), shifted.getMinute(),
-                shifted.getSecond(), offset.getTotalSeconds() == 0 ? "Z" : offset.getId()) + "," + ns + "," + name;
+        String foreign = String.format(
+                        Locale.ROOT,
+                        "%04d-%02d-%02dT%02d:%02d:%02d%s",
+                        shifted.getYear(),
+                        shifted.getMonthValue(),
+                        shifted.getDayOfMonth(),
+                        shifted.getHour(),
+                        shifted.getMinute(),
+                        shifted.getSecond(),
+                        offset.getTotalSeconds() == 0 ? "Z" : offset.getId())
+                + "," + ns + "," + name;
         NodeLock read = NodeLockCodec.decode(foreign);
         assertThat(read.time().toInstant()).isEqualTo(time.toInstant());
         assertThat(read.isHeldBy(ns, name)).isTrue();
@@ -104,10 +122,13 @@ class NodeLockCodecFuzzTest {
     @FuzzTest
     void hostileNumbersInTheTimeAreRefused(FuzzedDataProvider data) throws Exception {
         CodecInputs.DateTimeText time = CodecInputs.dateTimeTexts(data);
-        String holder = data.consumeBoolean() ? "" : "," + CodecInputs.lockNames(data) + "," + CodecInputs.lockNames(data);
+        String holder =
+                data.consumeBoolean() ? "" : "," + CodecInputs.lockNames(data) + "," + CodecInputs.lockNames(data);
         String value = time.joined('T') + "Z" + holder;
         if (time.value() == null) {
-            assertThatThrownBy(() -> NodeLockCodec.decode(value)).as(value).isInstanceOf(AnnotationFormatException.class)
+            assertThatThrownBy(() -> NodeLockCodec.decode(value))
+                    .as(value)
+                    .isInstanceOf(AnnotationFormatException.class)
                     .hasMessageContaining("invalid lock time");
             return;
         }
@@ -119,8 +140,15 @@ class NodeLockCodecFuzzTest {
     @Test
     void invalidValuesAreTypedErrors() {
         for (String bad : List.of(
-                "", "lock", ",", ",,", ",,,", "x,ns,pod",
-                "2026-08-01T06:00:00Z,ns", "2026-08-01T06:00:00Z,ns,pod,extra", "2026-08-01T06:00:00Z,,,",
+                "",
+                "lock",
+                ",",
+                ",,",
+                ",,,",
+                "x,ns,pod",
+                "2026-08-01T06:00:00Z,ns",
+                "2026-08-01T06:00:00Z,ns,pod,extra",
+                "2026-08-01T06:00:00Z,,,",
                 "2026-08-01 06:00:00Z,ns,pod",
                 "2026-08-01T06:00:00,ns,pod",
                 "2026-08-01T06:00Z,ns,pod",
@@ -143,7 +171,9 @@ class NodeLockCodecFuzzTest {
     @Test
     void commaInHolderIsRefusedByTheWriter() {
         var t = OffsetDateTime.of(2026, 8, 1, 6, 0, 0, 0, ZoneOffset.UTC);
-        assertThatThrownBy(() -> NodeLockCodec.encode(new NodeLock(t, "n,s", "pod"))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> NodeLockCodec.encode(new NodeLock(t, "ns", "p,od"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> NodeLockCodec.encode(new NodeLock(t, "n,s", "pod")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> NodeLockCodec.encode(new NodeLock(t, "ns", "p,od")))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The NVIDIA register value (D2, reference §2.2): JSON byte-compatible with Go's encoding/json. */
+/**
+ * The NVIDIA register value (design D2 in docs/design.md#d2, docs/upstream.md#json-register): JSON byte-compatible
+ * with Go's encoding/json.
+ */
 class NvidiaRegisterCodecFuzzTest {
 
     private static List<DeviceInfo> lists(FuzzedDataProvider data) {
@@ -20,13 +23,16 @@ class NvidiaRegisterCodecFuzzTest {
     }
 
     private static List<DeviceInfo> sortedByIndex(List<DeviceInfo> devices) {
-        return devices.stream().sorted(Comparator.comparingInt(DeviceInfo::index)).toList();
+        return devices.stream()
+                .sorted(Comparator.comparingInt(DeviceInfo::index))
+                .toList();
     }
 
     @FuzzTest
     void decodeOfEncodeGivesTheDevicesSortedByIndex(FuzzedDataProvider data) throws Exception {
         List<DeviceInfo> devices = lists(data);
-        assertThat(NvidiaRegisterCodec.decode(NvidiaRegisterCodec.encode(devices))).isEqualTo(sortedByIndex(devices));
+        assertThat(NvidiaRegisterCodec.decode(NvidiaRegisterCodec.encode(devices)))
+                .isEqualTo(sortedByIndex(devices));
     }
 
     @FuzzTest
@@ -39,7 +45,8 @@ class NvidiaRegisterCodecFuzzTest {
     void canonicalValuesReencodeByteForByte(FuzzedDataProvider data) throws Exception {
         List<DeviceInfo> devices = lists(data);
         String canonical = GoJsonOracle.marshal(sortedByIndex(devices));
-        assertThat(NvidiaRegisterCodec.encode(NvidiaRegisterCodec.decode(canonical))).isEqualTo(canonical);
+        assertThat(NvidiaRegisterCodec.encode(NvidiaRegisterCodec.decode(canonical)))
+                .isEqualTo(canonical);
     }
 
     @FuzzTest
@@ -73,8 +80,9 @@ class NvidiaRegisterCodecFuzzTest {
     @Test
     void keysAreWrittenInGoFieldOrder() {
         var d = new DeviceInfo("i", 1, 2, 3, 4, "t", 5, "m", true);
-        assertThat(NvidiaRegisterCodec.encode(List.of(d))).isEqualTo(
-                "[{\"id\":\"i\",\"index\":1,\"count\":2,\"devmem\":3,\"devcore\":4,\"type\":\"t\",\"numa\":5,\"mode\":\"m\",\"health\":true}]");
+        assertThat(NvidiaRegisterCodec.encode(List.of(d)))
+                .isEqualTo(
+                        "[{\"id\":\"i\",\"index\":1,\"count\":2,\"devmem\":3,\"devcore\":4,\"type\":\"t\",\"numa\":5,\"mode\":\"m\",\"health\":true}]");
     }
 
     @Test
@@ -112,14 +120,16 @@ class NvidiaRegisterCodecFuzzTest {
     @Test
     void escapedLoneSurrogatesReadAsReplacementCharacter() throws Exception {
         // Go's decoder turns a \\u escape of a lone surrogate into U+FFFD.
-        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"a\\ud800b\\udc00\"}]")).containsExactly(only("a\uFFFDb\uFFFD"));
+        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"a\\ud800b\\udc00\"}]"))
+                .containsExactly(only("a\uFFFDb\uFFFD"));
         assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"\\ud83d\\ude00\"}]")).containsExactly(only("\uD83D\uDE00"));
     }
 
     @Test
     void keysMatchCaseInsensitively() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode(
-                "[{\"ID\":\"GPU-1\",\"Index\":2,\"COUNT\":3,\"DevMem\":4,\"devCore\":5,\"TYPE\":\"t\",\"NUMA\":6,\"Mode\":\"m\",\"Health\":true}]"))
+        assertThat(
+                        NvidiaRegisterCodec.decode(
+                                "[{\"ID\":\"GPU-1\",\"Index\":2,\"COUNT\":3,\"DevMem\":4,\"devCore\":5,\"TYPE\":\"t\",\"NUMA\":6,\"Mode\":\"m\",\"Health\":true}]"))
                 .containsExactly(new DeviceInfo("GPU-1", 2, 3, 4, 5, "t", 6, "m", true));
     }
 
@@ -139,16 +149,18 @@ class NvidiaRegisterCodecFuzzTest {
 
     @Test
     void unknownKeysAreIgnored() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode(
-                "[{\"id\":\"a\",\"migProfiles\":[{\"name\":\"1g.5gb\",\"placements\":[{\"start\":6,\"size\":1}]}],"
-                        + "\"instanceCount\":3,\"devicevendor\":\"NVIDIA\",\"custominfo\":{\"k\":[1,2.5,null]}}]"))
+        assertThat(
+                        NvidiaRegisterCodec.decode(
+                                "[{\"id\":\"a\",\"migProfiles\":[{\"name\":\"1g.5gb\",\"placements\":[{\"start\":6,\"size\":1}]}],"
+                                        + "\"instanceCount\":3,\"devicevendor\":\"NVIDIA\",\"custominfo\":{\"k\":[1,2.5,null]}}]"))
                 .containsExactly(only("a"));
     }
 
     @Test
     void nullMembersLeaveZeroValues() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode(
-                "[{\"id\":null,\"index\":null,\"count\":null,\"devmem\":null,\"devcore\":null,\"type\":null,\"numa\":null,\"mode\":null,\"health\":null}]"))
+        assertThat(
+                        NvidiaRegisterCodec.decode(
+                                "[{\"id\":null,\"index\":null,\"count\":null,\"devmem\":null,\"devcore\":null,\"type\":null,\"numa\":null,\"mode\":null,\"health\":null}]"))
                 .containsExactly(only(""));
     }
 
@@ -164,7 +176,8 @@ class NvidiaRegisterCodecFuzzTest {
     }
 
     private static void rejected(String value, String... messageParts) {
-        var thrown = assertThatThrownBy(() -> NvidiaRegisterCodec.decode(value)).as(value)
+        var thrown = assertThatThrownBy(() -> NvidiaRegisterCodec.decode(value))
+                .as(value)
                 .isInstanceOf(AnnotationFormatException.class);
         for (String part : messageParts) {
             thrown.hasMessageContaining(part);
@@ -208,15 +221,16 @@ class NvidiaRegisterCodecFuzzTest {
     @Test
     void negativeNumbersAreRefusedInEveryField() {
         for (String key : List.of("index", "count", "devmem", "devcore", "numa")) {
-            rejected("[{\"id\":\"GPU-a\",\"" + key + "\":-1}]", "invalid " + key + " field in device 0: -1",
+            rejected(
+                    "[{\"id\":\"GPU-a\",\"" + key + "\":-1}]",
+                    "invalid " + key + " field in device 0: -1",
                     "want a whole number from 0 to 2147483647");
         }
         rejected("[{\"devmem\":-2147483648}]", "devmem");
     }
 
     /** JSON values for a numeric field: the value it reads as, or null when it must be refused. */
-    private record JsonNumber(String json, Long value) {
-    }
+    private record JsonNumber(String json, Long value) {}
 
     private static JsonNumber jsonNumbers(FuzzedDataProvider data) {
         return switch (data.consumeInt(0, 5)) {
@@ -224,12 +238,26 @@ class NvidiaRegisterCodecFuzzTest {
                 int v = CodecInputs.uint31(data);
                 yield new JsonNumber(Integer.toString(v), (long) v);
             }
-            case 2 -> data.consumeBoolean() ? new JsonNumber("-0", 0L) : new JsonNumber("null", 0L); // Go: 0, and no change
+            case 2 ->
+                data.consumeBoolean() ? new JsonNumber("-0", 0L) : new JsonNumber("null", 0L); // Go: 0, and no change
             case 3 -> new JsonNumber(Long.toString(-1 - (data.consumeLong() & Long.MAX_VALUE >> 1)), null);
-            case 4 -> new JsonNumber(data.pickValue(new String[] {"2147483648", "9223372036854775807", "9223372036854775808",
-                "-9223372036854775809", "99999999999999999999999"}), null);
-            default -> new JsonNumber(data.pickValue(new String[] {"1.5", "1.0", "1e3", "-1e3", "1E+2", "0.0", "\"10\"", "\"-1\"", "true",
-                "false", "[]", "{}", "[1]"}), null);
+            case 4 ->
+                new JsonNumber(
+                        data.pickValue(new String[] {
+                            "2147483648",
+                            "9223372036854775807",
+                            "9223372036854775808",
+                            "-9223372036854775809",
+                            "99999999999999999999999"
+                        }),
+                        null);
+            default ->
+                new JsonNumber(
+                        data.pickValue(new String[] {
+                            "1.5", "1.0", "1e3", "-1e3", "1E+2", "0.0", "\"10\"", "\"-1\"", "true", "false", "[]", "{}",
+                            "[1]"
+                        }),
+                        null);
         };
     }
 
@@ -263,8 +291,16 @@ class NvidiaRegisterCodecFuzzTest {
             }
             json.append('}');
             if (valid) {
-                expected.add(new DeviceInfo("GPU-" + d, (int) values[0], (int) values[1], (int) values[2], (int) values[3], "",
-                        (int) values[4], "", false));
+                expected.add(new DeviceInfo(
+                        "GPU-" + d,
+                        (int) values[0],
+                        (int) values[1],
+                        (int) values[2],
+                        (int) values[3],
+                        "",
+                        (int) values[4],
+                        "",
+                        false));
             }
         }
         String value = json.append(']').toString();
@@ -274,7 +310,8 @@ class NvidiaRegisterCodecFuzzTest {
         }
         List<DeviceInfo> decoded = NvidiaRegisterCodec.decode(value);
         assertThat(decoded).as(value).isEqualTo(expected);
-        assertThat(NvidiaRegisterCodec.decode(NvidiaRegisterCodec.encode(decoded))).isEqualTo(sortedByIndex(expected));
+        assertThat(NvidiaRegisterCodec.decode(NvidiaRegisterCodec.encode(decoded)))
+                .isEqualTo(sortedByIndex(expected));
     }
 
     @Test

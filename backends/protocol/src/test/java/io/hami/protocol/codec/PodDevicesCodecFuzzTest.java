@@ -12,18 +12,20 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** Pod device strings (D2): devices each ended by ':', containers each ended by ';'. */
+/** Pod device strings (design D2, docs/design.md#d2): devices each ended by ':', containers each ended by ';'. */
 class PodDevicesCodecFuzzTest {
 
     private static PodDevices pods(FuzzedDataProvider data) {
         return CodecInputs.podDevices(data);
     }
 
-    /** The D2 grammar, written independently of the codec. */
+    /** The design D2 grammar, written independently of the codec. */
     private static String canonical(PodDevices pd) {
         return pd.containers().stream()
-                .map(c -> c.stream().map(d -> d.uuid() + "," + d.type() + "," + d.usedmem() + "," + d.usedcores() + ":")
-                        .collect(Collectors.joining()) + ";")
+                .map(c -> c.stream()
+                                .map(d -> d.uuid() + "," + d.type() + "," + d.usedmem() + "," + d.usedcores() + ":")
+                                .collect(Collectors.joining())
+                        + ";")
                 .collect(Collectors.joining());
     }
 
@@ -57,7 +59,8 @@ class PodDevicesCodecFuzzTest {
     @FuzzTest
     void consumingEveryEntryLeavesOneSemicolonPerContainer(FuzzedDataProvider data) throws Exception {
         PodDevices pd = pods(data);
-        // D2/D4: the plugin empties the first non-empty entry, re-encodes, and reads it back next time.
+        // design D2/D4 (docs/design.md#d4): the plugin empties the first non-empty entry, re-encodes, and reads it back
+        // next time.
         String value = PodDevicesCodec.encode(pd);
         for (int round = 0; round <= pd.containers().size(); round++) {
             PodDevices now = PodDevicesCodec.decode(value);
@@ -104,7 +107,14 @@ class PodDevicesCodecFuzzTest {
                 String type = CodecInputs.podText(data);
                 CodecInputs.NumberText mem = CodecInputs.numberTexts(data, Integer.MAX_VALUE);
                 CodecInputs.NumberText cores = CodecInputs.numberTexts(data, Integer.MAX_VALUE);
-                value.append(uuid).append(',').append(type).append(',').append(mem.text()).append(',').append(cores.text()).append(':');
+                value.append(uuid)
+                        .append(',')
+                        .append(type)
+                        .append(',')
+                        .append(mem.text())
+                        .append(',')
+                        .append(cores.text())
+                        .append(':');
                 if (firstBad == null && !mem.valid()) {
                     firstBad = "invalid memory field in container " + c + " device " + d;
                 } else if (firstBad == null && !cores.valid()) {
@@ -112,7 +122,8 @@ class PodDevicesCodecFuzzTest {
                 }
                 canonical &= mem.canonical() && cores.canonical();
                 if (mem.valid() && cores.valid()) {
-                    devices.add(new ContainerDevice(uuid, type, mem.value().intValue(), cores.value().intValue()));
+                    devices.add(new ContainerDevice(
+                            uuid, type, mem.value().intValue(), cores.value().intValue()));
                 }
             }
             value.append(';');
@@ -120,8 +131,11 @@ class PodDevicesCodecFuzzTest {
         }
         String text = value.toString();
         if (firstBad != null) {
-            assertThatThrownBy(() -> PodDevicesCodec.decode(text)).as(text).isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining(firstBad).hasMessageContaining("want a whole number from 0 to 2147483647");
+            assertThatThrownBy(() -> PodDevicesCodec.decode(text))
+                    .as(text)
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining(firstBad)
+                    .hasMessageContaining("want a whole number from 0 to 2147483647");
             return;
         }
         PodDevices decoded = PodDevicesCodec.decode(text);
@@ -135,20 +149,25 @@ class PodDevicesCodecFuzzTest {
     void negativeGrantsAreRefusedWithTheFieldAndTheRange() {
         assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,-40960,-100:;"))
                 .isInstanceOf(AnnotationFormatException.class)
-                .hasMessage("invalid memory field in container 0 device 0: \"-40960\", want a whole number from 0 to 2147483647");
+                .hasMessage(
+                        "invalid memory field in container 0 device 0: \"-40960\", want a whole number from 0 to 2147483647");
         assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,0,-1:;"))
-                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("invalid core field").hasMessageContaining("\"-1\"");
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("invalid core field")
+                .hasMessageContaining("\"-1\"");
         assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,-0,-0:;GPU-b,NVIDIA,1,-2147483648:;"))
-                .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("container 1 device 0");
+                .isInstanceOf(AnnotationFormatException.class)
+                .hasMessageContaining("container 1 device 0");
     }
 
-    // ---- examples from D2 ------------------------------------------------------------------------
+    // ---- examples from design D2 -----------------------------------------------------------------
 
     private static final ContainerDevice A = new ContainerDevice("GPU-a", "NVIDIA", 1000, 10);
 
     @Test
     void finalSemicolonDoesNotOpenAContainer() throws Exception {
-        assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,1000,10:;").containers()).containsExactly(List.of(A));
+        assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,1000,10:;").containers())
+                .containsExactly(List.of(A));
         assertThat(PodDevicesCodec.decode(";").containers()).containsExactly(List.of());
         assertThat(PodDevicesCodec.decode(";;").containers()).containsExactly(List.of(), List.of());
         assertThat(PodDevicesCodec.decode("").containers()).isEmpty();
@@ -165,13 +184,20 @@ class PodDevicesCodecFuzzTest {
 
     @Test
     void numbersFollowGoParseInt32() throws Exception {
-        assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,+1000,010:;").containers().get(0))
+        assertThat(PodDevicesCodec.decode("GPU-a,NVIDIA,+1000,010:;")
+                        .containers()
+                        .get(0))
                 .containsExactly(new ContainerDevice("GPU-a", "NVIDIA", 1000, 10));
-        for (String bad : List.of("", " 1", "1 ", "1.0", "0x1", "\u0661", "2147483648", "-2147483649", "+", "-1", "-2147483648")) {
-            assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA," + bad + ",0:;")).as(bad)
-                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("memory");
-            assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,0," + bad + ":;")).as(bad)
-                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("core");
+        for (String bad : List.of(
+                "", " 1", "1 ", "1.0", "0x1", "\u0661", "2147483648", "-2147483649", "+", "-1", "-2147483648")) {
+            assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA," + bad + ",0:;"))
+                    .as(bad)
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining("memory");
+            assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,0," + bad + ":;"))
+                    .as(bad)
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining("core");
         }
     }
 
@@ -179,16 +205,22 @@ class PodDevicesCodecFuzzTest {
     void errorsNameTheContainerAndQuoteTheText() {
         assertThatThrownBy(() -> PodDevicesCodec.decode(";GPU-a,NVIDIA,12x,0:;"))
                 .isInstanceOf(AnnotationFormatException.class)
-                .hasMessageContaining("memory").hasMessageContaining("\"12x\"").hasMessageContaining("container 1");
+                .hasMessageContaining("memory")
+                .hasMessageContaining("\"12x\"")
+                .hasMessageContaining("container 1");
     }
 
     @Test
     void unrepresentableTextIsRefusedByTheWriter() {
         for (String bad : List.of("", "a,b", "a:b", "a;b")) {
-            assertThatThrownBy(() -> PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice(bad, "NVIDIA", 1, 1))))))
-                    .as(bad).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice("u", bad, 1, 1))))))
-                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> PodDevicesCodec.encode(
+                            new PodDevices(List.of(List.of(new ContainerDevice(bad, "NVIDIA", 1, 1))))))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> PodDevicesCodec.encode(
+                            new PodDevices(List.of(List.of(new ContainerDevice("u", bad, 1, 1))))))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
     }
 

@@ -4,7 +4,6 @@ import static io.hami.protocol.codec.ProtocolExamples.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.device.PodDevices;
 import java.time.LocalDateTime;
@@ -15,11 +14,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** Every example of the protocol documents and of the reference §2 / §4.1 decodes and re-encodes as specified. */
+/**
+ * Every example of the protocol documents (docs/upstream.md#protocol-documents) and of docs/upstream.md's protocol
+ * sections (docs/upstream.md#colon-form to docs/upstream.md#node-lock) decodes and re-encodes as specified.
+ */
 class ProtocolDocExamplesTest {
 
     @Nested
-    @DisplayName("protocol-current.txt")
+    @DisplayName("current protocol document (docs/upstream.md#protocol-documents)")
     class Current {
         @Test
         void nvidiaRegisterJsonDecodes() throws Exception {
@@ -30,7 +32,8 @@ class ProtocolDocExamplesTest {
         void nvidiaRegisterJsonReencodesByteForByte() throws Exception {
             assertThat(NvidiaRegisterCodec.encode(NvidiaRegisterCodec.decode(CURRENT_NVIDIA_REGISTER)))
                     .isEqualTo(CURRENT_NVIDIA_REGISTER);
-            assertThat(NvidiaRegisterCodec.encode(CURRENT_NVIDIA_REGISTER_DEVICES)).isEqualTo(CURRENT_NVIDIA_REGISTER);
+            assertThat(NvidiaRegisterCodec.encode(CURRENT_NVIDIA_REGISTER_DEVICES))
+                    .isEqualTo(CURRENT_NVIDIA_REGISTER);
         }
 
         @Test
@@ -56,7 +59,8 @@ class ProtocolDocExamplesTest {
         void podDevicesDecodeToOneContainerAndReencode() throws Exception {
             PodDevices decoded = PodDevicesCodec.decode(CURRENT_POD_DEVICES);
             assertThat(decoded).isEqualTo(CURRENT_POD_DEVICES_VALUE);
-            assertThat(decoded.containers()).hasSize(1); // D2: the final ';' does not open a second container
+            assertThat(decoded.containers())
+                    .hasSize(1); // design D2 (docs/design.md#d2): the final ';' does not open a second container
             assertThat(PodDevicesCodec.encode(decoded)).isEqualTo(CURRENT_POD_DEVICES);
         }
 
@@ -99,11 +103,12 @@ class ProtocolDocExamplesTest {
     }
 
     @Nested
-    @DisplayName("protocol-older.md")
+    @DisplayName("older protocol document (docs/upstream.md#protocol-documents)")
     class Older {
         @Test
         void nvidiaColonRegisterDecodesAsSevenFieldDevices() throws Exception {
-            assertThat(LegacyRegisterCodec.decode(OLDER_NVIDIA_REGISTER_COLON)).isEqualTo(OLDER_NVIDIA_REGISTER_COLON_DEVICES);
+            assertThat(LegacyRegisterCodec.decode(OLDER_NVIDIA_REGISTER_COLON))
+                    .isEqualTo(OLDER_NVIDIA_REGISTER_COLON_DEVICES);
         }
 
         @Test
@@ -116,7 +121,7 @@ class ProtocolDocExamplesTest {
 
         @Test
         void nvidiaColonRegisterIsNotJson() {
-            // reference §9 #21: as an NVIDIA (JSON) value the colon form is invalid.
+            // docs/upstream.md#doc-disagreements (#21): as an NVIDIA (JSON) value the colon form is invalid.
             assertThatThrownBy(() -> NvidiaRegisterCodec.decode(OLDER_NVIDIA_REGISTER_COLON))
                     .isInstanceOf(AnnotationFormatException.class);
         }
@@ -133,8 +138,9 @@ class ProtocolDocExamplesTest {
         void mluRegisterFirstEntryAloneIsValid() throws Exception {
             assertThat(LegacyRegisterCodec.decode(OLDER_MLU_REGISTER_FIRST_ENTRY))
                     .containsExactly(OLDER_MLU_REGISTER_FIRST_DEVICE);
-            assertThat(LegacyRegisterCodec.encode(List.of(OLDER_MLU_REGISTER_FIRST_DEVICE))).isEqualTo(
-                    "MLU-45013011-2257-0000-0000-000000000000,10,23308,0,MLU-MLU370-X4,0,false,0,hami-core:");
+            assertThat(LegacyRegisterCodec.encode(List.of(OLDER_MLU_REGISTER_FIRST_DEVICE)))
+                    .isEqualTo(
+                            "MLU-45013011-2257-0000-0000-000000000000,10,23308,0,MLU-MLU370-X4,0,false,0,hami-core:");
         }
 
         @Test
@@ -160,7 +166,7 @@ class ProtocolDocExamplesTest {
 
         @Test
         void twoContainerPodIsConsumedOneEntryAtATime() throws Exception {
-            // D2/D4: entry i stays container i; a consumed pod reads one ';' per container.
+            // design D2/D4 (docs/design.md#d4): entry i stays container i; a consumed pod reads one ';' per container.
             PodDevices pd = PodDevicesCodec.decode(OLDER_POD_DEVICES_TWO_CONTAINERS);
             String once = PodDevicesCodec.encode(pd.consume(pd.firstNonEmpty()));
             assertThat(once).isEqualTo(";GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448,NVIDIA,5000,0:;");
@@ -177,12 +183,13 @@ class ProtocolDocExamplesTest {
     }
 
     @Nested
-    @DisplayName("reference/upstream-scheduler.md §2.1 colon form")
+    @DisplayName("docs/upstream.md#colon-form")
     class ReferenceColon {
         @Test
         void nineFieldDeviceDecodesAndReencodesByteForByte() throws Exception {
             assertThat(LegacyRegisterCodec.decode(REF_COLON_DEVICE)).containsExactly(REF_COLON_DEVICE_VALUE);
-            assertThat(LegacyRegisterCodec.encode(List.of(REF_COLON_DEVICE_VALUE))).isEqualTo(REF_COLON_DEVICE);
+            assertThat(LegacyRegisterCodec.encode(List.of(REF_COLON_DEVICE_VALUE)))
+                    .isEqualTo(REF_COLON_DEVICE);
         }
 
         @ParameterizedTest
@@ -218,34 +225,42 @@ class ProtocolDocExamplesTest {
         void firstBadFieldIsNamed() {
             assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,notanint,1,1,T,0,true:"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("count").hasMessageContaining("\"notanint\"");
+                    .hasMessageContaining("count")
+                    .hasMessageContaining("\"notanint\"");
             assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true:GPU-2,1,12x,1,T,0,true:"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("memory").hasMessageContaining("\"12x\"");
+                    .hasMessageContaining("memory")
+                    .hasMessageContaining("\"12x\"");
             assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,x,T,0,true:"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("core").hasMessageContaining("\"x\"");
+                    .hasMessageContaining("core")
+                    .hasMessageContaining("\"x\"");
             assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,yes:"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("health").hasMessageContaining("\"yes\"");
+                    .hasMessageContaining("health")
+                    .hasMessageContaining("\"yes\"");
             assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,n,true:"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("numa").hasMessageContaining("\"n\"");
+                    .hasMessageContaining("numa")
+                    .hasMessageContaining("\"n\"");
             assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true,i,hami-core:"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("index").hasMessageContaining("\"i\"");
+                    .hasMessageContaining("index")
+                    .hasMessageContaining("\"i\"");
             assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,0,true,-1,hami-core:"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("index").hasMessageContaining("from 0 to 2147483647");
+                    .hasMessageContaining("index")
+                    .hasMessageContaining("from 0 to 2147483647");
         }
     }
 
     @Nested
-    @DisplayName("reference/upstream-scheduler.md §2.2 JSON form")
+    @DisplayName("docs/upstream.md#json-register")
     class ReferenceJson {
         @Test
         void migProfilesAndInstanceCountAreIgnored() throws Exception {
-            assertThat(NvidiaRegisterCodec.decode(REF_NVIDIA_REGISTER_WITH_MIG)).containsExactly(REF_NVIDIA_REGISTER_WITH_MIG_DEVICE);
+            assertThat(NvidiaRegisterCodec.decode(REF_NVIDIA_REGISTER_WITH_MIG))
+                    .containsExactly(REF_NVIDIA_REGISTER_WITH_MIG_DEVICE);
             assertThat(NvidiaRegisterCodec.encode(List.of(REF_NVIDIA_REGISTER_WITH_MIG_DEVICE)))
                     .isEqualTo(REF_NVIDIA_REGISTER_WITH_MIG_REENCODED);
         }
@@ -264,9 +279,10 @@ class ProtocolDocExamplesTest {
         @Test
         void healthFalseIsOmitted() {
             var sick = CURRENT_NVIDIA_REGISTER_DEVICES.get(0).withHealth(false);
-            assertThat(NvidiaRegisterCodec.encode(List.of(sick))).isEqualTo(
-                    "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"count\":10,\"devmem\":32768,\"devcore\":100,"
-                            + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\"}]");
+            assertThat(NvidiaRegisterCodec.encode(List.of(sick)))
+                    .isEqualTo(
+                            "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"count\":10,\"devmem\":32768,\"devcore\":100,"
+                                    + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\"}]");
         }
 
         @Test
@@ -278,7 +294,7 @@ class ProtocolDocExamplesTest {
     }
 
     @Nested
-    @DisplayName("reference/upstream-scheduler.md §2.3 pod device strings (as fixed by D2)")
+    @DisplayName("docs/upstream.md#pod-device-strings (as fixed by design D2)")
     class ReferencePods {
         @Test
         void oneContainer() throws Exception {
@@ -297,7 +313,8 @@ class ProtocolDocExamplesTest {
         @Test
         void noContainersIsTheEmptyString() throws Exception {
             assertThat(PodDevicesCodec.encode(PodDevices.NONE)).isEqualTo(REF_POD_NO_CONTAINERS);
-            assertThat(PodDevicesCodec.decode(REF_POD_NO_CONTAINERS).containers()).isEmpty();
+            assertThat(PodDevicesCodec.decode(REF_POD_NO_CONTAINERS).containers())
+                    .isEmpty();
         }
 
         @Test
@@ -312,7 +329,9 @@ class ProtocolDocExamplesTest {
             // MEM and CORES are int32 printed with %d, but no writer grants a negative amount, and reading one
             // would lower the usage the scheduler counts (issue 16).
             assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,-1,-2147483648:;"))
-                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining("memory").hasMessageContaining("\"-1\"");
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining("memory")
+                    .hasMessageContaining("\"-1\"");
         }
 
         @Test
@@ -326,15 +345,17 @@ class ProtocolDocExamplesTest {
         void memoryAndCoresAreInt32() {
             assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,2147483648,0:;"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("memory").hasMessageContaining("\"2147483648\"");
+                    .hasMessageContaining("memory")
+                    .hasMessageContaining("\"2147483648\"");
             assertThatThrownBy(() -> PodDevicesCodec.decode("GPU-a,NVIDIA,1,x:;"))
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessageContaining("core").hasMessageContaining("\"x\"");
+                    .hasMessageContaining("core")
+                    .hasMessageContaining("\"x\"");
         }
     }
 
     @Nested
-    @DisplayName("reference/upstream-scheduler.md §4.1 node lock")
+    @DisplayName("docs/upstream.md#node-lock")
     class ReferenceLock {
         @Test
         void lockDecodesAndReencodesByteForByte() throws Exception {
@@ -368,7 +389,7 @@ class ProtocolDocExamplesTest {
 
         @Test
         void lockTimeIsWrittenInUtc() throws Exception {
-            // D5: "<RFC3339 UTC time>,<namespace>,<pod name>".
+            // design D5 (docs/design.md#d5): "<RFC3339 UTC time>,<namespace>,<pod name>".
             NodeLock lock = NodeLockCodec.decode(REF_NODE_LOCK_LEGACY + ",ns,pod-a");
             assertThat(NodeLockCodec.encode(lock)).isEqualTo("2026-07-03T07:35:10Z,ns,pod-a");
         }

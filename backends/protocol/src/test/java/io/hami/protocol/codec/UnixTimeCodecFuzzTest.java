@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code hami.io/bind-time} and {@code hami.io/vgpu-time} (D2): decimal Unix seconds. */
+/** {@code hami.io/bind-time} and {@code hami.io/vgpu-time} (design D2, docs/design.md#d2): decimal Unix seconds. */
 class UnixTimeCodecFuzzTest {
 
     private static long seconds(FuzzedDataProvider data) {
@@ -26,7 +26,9 @@ class UnixTimeCodecFuzzTest {
     void numbersOutsideTheClocksRangeAreRefused(FuzzedDataProvider data) throws Exception {
         CodecInputs.NumberText n = CodecInputs.numberTexts(data, UnixTimeCodec.MAX_SECONDS);
         if (!n.valid()) {
-            assertThatThrownBy(() -> UnixTimeCodec.decode(n.text())).as(n.text()).isInstanceOf(AnnotationFormatException.class)
+            assertThatThrownBy(() -> UnixTimeCodec.decode(n.text()))
+                    .as(n.text())
+                    .isInstanceOf(AnnotationFormatException.class)
                     .hasMessageContaining("want decimal seconds from 0 to 253402300799");
             return;
         }
@@ -68,9 +70,23 @@ class UnixTimeCodecFuzzTest {
 
     @Test
     void invalidValuesAreTypedErrors() {
-        for (String bad : List.of("", " ", "x", "1716199325 ", " 1716199325", "1716199325.5", "1.7e9", "0x10",
-                "1_716_199_325", "+", "-", "\u0661\u0667", "2024-05-20T10:02:05Z",
-                "9223372036854775808", "-9223372036854775809", "99999999999999999999999999")) {
+        for (String bad : List.of(
+                "",
+                " ",
+                "x",
+                "1716199325 ",
+                " 1716199325",
+                "1716199325.5",
+                "1.7e9",
+                "0x10",
+                "1_716_199_325",
+                "+",
+                "-",
+                "\u0661\u0667",
+                "2024-05-20T10:02:05Z",
+                "9223372036854775808",
+                "-9223372036854775809",
+                "99999999999999999999999999")) {
             assertThatThrownBy(() -> UnixTimeCodec.decode(bad)).as(bad).isInstanceOf(AnnotationFormatException.class);
         }
     }
@@ -78,10 +94,16 @@ class UnixTimeCodecFuzzTest {
     @Test
     void secondsBeyondTheInstantRangeAreTypedErrors() {
         // Long.MAX_VALUE parses as an int64 but is no Instant.
-        for (String bad : List.of("9223372036854775807", "-9223372036854775808", Long.toString(Instant.MAX.getEpochSecond() + 1),
-                "-1", "253402300800")) {
-            assertThatThrownBy(() -> UnixTimeCodec.decode(bad)).as(bad)
-                    .isInstanceOf(AnnotationFormatException.class).hasMessageContaining(bad);
+        for (String bad : List.of(
+                "9223372036854775807",
+                "-9223372036854775808",
+                Long.toString(Instant.MAX.getEpochSecond() + 1),
+                "-1",
+                "253402300800")) {
+            assertThatThrownBy(() -> UnixTimeCodec.decode(bad))
+                    .as(bad)
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessageContaining(bad);
         }
     }
 }

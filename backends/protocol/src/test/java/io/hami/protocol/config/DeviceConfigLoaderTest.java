@@ -5,103 +5,146 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The generic reading, with two sections of this test's own (the vendors' sections are tested in their modules and,
+ * all four together on an upstream-style file, in cli's DeviceConfigLoaderTest).
+ */
 class DeviceConfigLoaderTest {
 
-    /** The shape of upstream's chart device-configmap (reference/upstream-scheduler.md §7.2). */
-    static final String UPSTREAM_STYLE = """
-            nvidia:
-              resourceCountName: nvidia.com/gpu
-              resourceMemoryName: nvidia.com/gpumem
-              resourceMemoryPercentageName: nvidia.com/gpumem-percentage
-              resourceCoreName: nvidia.com/gpucores
-              resourcePriorityName: nvidia.com/priority
-              overwriteEnv: false
-              defaultMemory: 0
-              defaultCores: 0
-              defaultGPUNum: 1
-              memoryFactor: 1
-              deviceSplitCount: 10
-              deviceMemoryScaling: 1
-              deviceCoreScaling: 1
-              libCudaLogLevel: 1
-              migProfileAllowlist:
-                - models: ["A100"]
-                  profiles: ["1g.5gb"]
-            cambricon:
-              resourceCountName: cambricon.com/vmlu
-              resourceMemoryName: cambricon.com/mlu.smlu.vmemory
-              resourceCoreName: cambricon.com/mlu.smlu.vcore
-            hygon:
-              resourceCountName: hygon.com/hcunum
-              resourceMemoryName: hygon.com/hcumem
-              resourceCoreName: hygon.com/hcucores
-              memoryFactor: 2
-            metax:
-              resourceCountName: metax-tech.com/gpu
-            mthreads:
-              resourceCountName: mthreads.com/vgpu
-              resourceMemoryName: mthreads.com/sgpu-memory
-              resourceCoreName: mthreads.com/sgpu-core
-            """;
+    record Alpha(String name, int factor, boolean on, double scale, String level, String policy, long big) {
+        static final Alpha DEFAULTS = new Alpha("alpha.example.com/x", 1, false, 1.0, "", "default", 0);
+    }
+
+    record Beta(String name) {
+        static final Beta DEFAULTS = new Beta("beta.example.com/y");
+    }
+
+    static final ConfigSection<Alpha> ALPHA = new ConfigSection<>() {
+        @Override
+        public String name() {
+            return "alpha";
+        }
+
+        @Override
+        public Alpha defaults() {
+            return Alpha.DEFAULTS;
+        }
+
+        @Override
+        public Alpha read(ConfigReader r) throws DeviceConfigException {
+            var d = Alpha.DEFAULTS;
+            var a = new Alpha(
+                    r.string("name", d.name()),
+                    r.int32("factor", d.factor(), 1),
+                    r.bool("on", d.on()),
+                    r.positive("scale", d.scale()),
+                    r.scalarText("level", d.level()),
+                    r.oneOf("policy", d.policy(), List.of("default", "force")),
+                    r.int64("big", d.big()));
+            r.ignore(Set.of("legacyKey"), "(legacy) is not supported by hami-java");
+            return a;
+        }
+    };
+
+    static final ConfigSection<Beta> BETA = new ConfigSection<>() {
+        @Override
+        public String name() {
+            return "beta";
+        }
+
+        @Override
+        public Beta defaults() {
+            return Beta.DEFAULTS;
+        }
+
+        @Override
+        public Beta read(ConfigReader r) throws DeviceConfigException {
+            return new Beta(r.string("name", Beta.DEFAULTS.name()));
+        }
+    };
+
+    static final List<ConfigSection<?>> SECTIONS = List.of(BETA, ALPHA);
+
+    static DeviceConfigLoader.Loaded parse(String yaml) throws DeviceConfigException {
+        return DeviceConfigLoader.parse(yaml, "f.yaml", SECTIONS);
+    }
 
     @Test
-    void readsAnUpstreamStyleFileAndWarnsAboutWhatItIgnores(@TempDir Path dir) throws Exception {
+    void readsEachSectionWithItsParserAndWarnsAboutWhatItIgnores(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("device-config.yaml");
-        Files.writeString(file, UPSTREAM_STYLE);
-        var loaded = DeviceConfigLoader.load(file);
-        assertThat(loaded.config().hygon().memoryFactor()).isEqualTo(2);
-        assertThat(loaded.config().nvidia().libCudaLogLevel()).isEqualTo("1");
-        assertThat(loaded.config().nvidia().deviceMemoryScaling()).isEqualTo(1.0);
-        assertThat(loaded.config().cambricon()).isEqualTo(DeviceConfig.Cambricon.DEFAULTS);
-        assertThat(loaded.warnings()).hasSize(2)
-                .anySatisfy(w -> assertThat(w).contains("section metax"))
-                .anySatisfy(w -> assertThat(w).contains("nvidia.migProfileAllowlist"));
+        Files.writeString(file, """
+                alpha:
+                  name: " alpha.example.com/z "
+                  factor: 3
+                  on: true
+                  scale: 2
+                  level: 1
+                  policy: force
+                  big: 9000000000
+                  legacyKey: [a]
+                metax:
+                  resourceCountName: metax-tech.com/gpu
+                beta:
+                """);
+        var loaded = DeviceConfigLoader.load(file, SECTIONS);
+        assertThat(loaded.config().section(ALPHA))
+                .isEqualTo(new Alpha("alpha.example.com/z", 3, true, 2.0, "1", "force", 9_000_000_000L));
+        assertThat(loaded.config().section(BETA)).isEqualTo(Beta.DEFAULTS);
+        assertThat(loaded.warnings())
+                .containsExactlyInAnyOrder(
+                        "device config " + file + ": section metax is for a vendor hami-java does not support; ignored",
+                        "device config " + file + ": alpha.legacyKey (legacy) is not supported by hami-java; ignored");
     }
 
     @Test
-    void missingKeysTakeTheDefaultsOfD1() throws Exception {
-        var loaded = DeviceConfigLoader.parse("nvidia:\n  defaultMemory: 2048\n", "inline");
-        assertThat(loaded.config().nvidia().defaultMemory()).isEqualTo(2048);
-        assertThat(loaded.config().nvidia().resourceCountName()).isEqualTo("nvidia.com/gpu");
-        assertThat(loaded.config().nvidia().deviceSplitCount()).isEqualTo(10);
-        assertThat(loaded.config().hygon().resourceCountName()).isEqualTo("hygon.com/hcunum");
-        assertThat(loaded.config().mthreads().resourceMemoryName()).isEqualTo("mthreads.com/sgpu-memory");
-        assertThat(loaded.warnings()).isEmpty();
+    void aConfigWithTheDefaultValuesEqualsTheDefaults() throws Exception {
+        var loaded = parse("alpha:\n  factor: 1\nbeta:\n  name: beta.example.com/y\n");
+        assertThat(loaded.config()).isEqualTo(DeviceConfig.DEFAULTS);
+        assertThat(DeviceConfig.DEFAULTS.section(ALPHA)).isSameAs(Alpha.DEFAULTS);
+        var changed = DeviceConfig.DEFAULTS.with(BETA, new Beta("b/z"));
+        assertThat(changed.section(BETA).name()).isEqualTo("b/z");
+        assertThat(changed.with(BETA, Beta.DEFAULTS)).isEqualTo(DeviceConfig.DEFAULTS);
     }
 
     @Test
-    void unknownKeysAreErrorsNamingTheKey() {
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  resourceCountNmae: x\n", "f.yaml"))
+    void unknownKeysAreErrorsNamingTheKeyPath() {
+        assertThatThrownBy(() -> parse("alpha:\n  nmae: x\n"))
                 .isInstanceOf(DeviceConfigException.class)
-                .hasMessage("device config f.yaml: unknown key nvidia.resourceCountNmae");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidai:\n  a: 1\nnvidia: {}\n", "f.yaml"))
-                .hasMessageContaining("unknown key nvidai");
+                .hasMessage("device config f.yaml: unknown key alpha.nmae");
+        assertThatThrownBy(() -> parse("alpah:\n  a: 1\nalpha: {}\n"))
+                .hasMessage("device config f.yaml: unknown key alpah (want alpha or beta)");
     }
 
     @Test
     void wrongTypesAreErrorsNamingTheKeyAndTheValue() {
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  defaultMemory: abc\n", "f.yaml"))
-                .hasMessage("device config f.yaml: key nvidia.defaultMemory: want an integer, got \"abc\"");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("hygon:\n  memoryFactor: 0\n", "f.yaml"))
-                .hasMessageContaining("key hygon.memoryFactor: want an integer from 1");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  overwriteEnv: yes-please\n", "f.yaml"))
-                .hasMessageContaining("key nvidia.overwriteEnv: want true or false");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  deviceMemoryScaling: -1\n", "f.yaml"))
-                .hasMessageContaining("key nvidia.deviceMemoryScaling: want a positive number");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("cambricon: [a, b]\n", "f.yaml"))
-                .hasMessageContaining("key cambricon: want a mapping, got a list");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  gpuCorePolicy: sometimes\n", "f.yaml"))
-                .hasMessageContaining("key nvidia.gpuCorePolicy: want one of [default, force, disable]");
+        assertThatThrownBy(() -> parse("alpha:\n  factor: abc\n"))
+                .hasMessage("device config f.yaml: key alpha.factor: want an integer, got \"abc\"");
+        assertThatThrownBy(() -> parse("alpha:\n  factor: 0\n"))
+                .hasMessageContaining("key alpha.factor: want an integer from 1");
+        assertThatThrownBy(() -> parse("alpha:\n  on: yes-please\n"))
+                .hasMessageContaining("key alpha.on: want true or false");
+        assertThatThrownBy(() -> parse("alpha:\n  scale: -1\n"))
+                .hasMessageContaining("key alpha.scale: want a positive number");
+        assertThatThrownBy(() -> parse("alpha:\n  name: [a]\n"))
+                .hasMessageContaining("key alpha.name: want a string, got a list");
+        assertThatThrownBy(() -> parse("beta: [a, b]\n")).hasMessageContaining("key beta: want a mapping, got a list");
+        assertThatThrownBy(() -> parse("alpha:\n  policy: sometimes\n"))
+                .hasMessageContaining("key alpha.policy: want one of [default, force]");
     }
 
     @Test
     void emptyOrBrokenFilesAreClearErrors(@TempDir Path dir) {
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("", "f.yaml")).hasMessageContaining("all configurations are empty");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia: {}\nhygon:\n", "f.yaml")).hasMessageContaining("all configurations are empty");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia: [\n", "f.yaml")).hasMessageStartingWith("device config f.yaml is not valid YAML");
-        assertThatThrownBy(() -> DeviceConfigLoader.load(dir.resolve("missing.yaml"))).hasMessageContaining("cannot read device config");
+        assertThatThrownBy(() -> parse("")).hasMessageContaining("all configurations are empty");
+        assertThatThrownBy(() -> parse("alpha: {}\nbeta:\n"))
+                .hasMessage("device config f.yaml: all configurations are empty (want at least one of alpha, beta)");
+        assertThatThrownBy(() -> parse("alpha: [\n")).hasMessageStartingWith("device config f.yaml is not valid YAML");
+        assertThatThrownBy(() -> parse("- alpha\n")).hasMessageContaining("must be a mapping of vendor sections");
+        assertThatThrownBy(() -> DeviceConfigLoader.load(dir.resolve("missing.yaml"), SECTIONS))
+                .hasMessageContaining("cannot read device config");
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** reference/upstream-scheduler.md §2.5: UUID lists match exactly, type lists by case-insensitive substring. */
+/** docs/upstream.md#small-formats: UUID lists match exactly, type lists by case-insensitive substring. */
 class DeviceSelectorTest {
     private static final DeviceSelector SELECTOR = new DeviceSelector("x/use", "x/nouse");
 

@@ -34,8 +34,11 @@ class FitWalkFuzzTest {
             int numa = data.consumeInt(0, 1);
             boolean health = data.consumeInt(0, 9) != 0; // 9 : 1 healthy
             double load = data.consumeProbabilityDouble();
-            list.add(new DeviceUsage(new DeviceInfo("id", 0, count, devmem, devcore, "T", numa, "", health),
-                    (int) Math.round(count * load), (int) (devmem * load), (int) (devcore * load)));
+            list.add(new DeviceUsage(
+                    new DeviceInfo("id", 0, count, devmem, devcore, "T", numa, "", health),
+                    (int) Math.round(count * load),
+                    (int) (devmem * load),
+                    (int) (devcore * load)));
         }
         return withDistinctIds(list);
     }
@@ -44,8 +47,20 @@ class FitWalkFuzzTest {
         List<DeviceUsage> result = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             DeviceInfo d = list.get(i).device();
-            result.add(new DeviceUsage(new DeviceInfo("dev-" + i, i, d.count(), d.devmem(), d.devcore(), d.type(),
-                    d.numa(), d.mode(), d.health()), list.get(i).used(), list.get(i).usedmem(), list.get(i).usedcores()));
+            result.add(new DeviceUsage(
+                    new DeviceInfo(
+                            "dev-" + i,
+                            i,
+                            d.count(),
+                            d.devmem(),
+                            d.devcore(),
+                            d.type(),
+                            d.numa(),
+                            d.mode(),
+                            d.health()),
+                    list.get(i).used(),
+                    list.get(i).usedmem(),
+                    list.get(i).usedcores()));
         }
         return result;
     }
@@ -77,8 +92,10 @@ class FitWalkFuzzTest {
                 assertThat(devices).contains(usage);
                 assertThat(usage.device().health()).isTrue();
                 assertThat(usage.used()).isLessThan(usage.device().count());
-                assertThat(usage.usedmem() + grant.entry().usedmem()).isLessThanOrEqualTo(usage.device().devmem());
-                assertThat(usage.usedcores() + grant.entry().usedcores()).isLessThanOrEqualTo(usage.device().devcore());
+                assertThat(usage.usedmem() + grant.entry().usedmem())
+                        .isLessThanOrEqualTo(usage.device().devmem());
+                assertThat(usage.usedcores() + grant.entry().usedcores())
+                        .isLessThanOrEqualTo(usage.device().devcore());
                 assertThat(grant.entry().usedcores()).isLessThanOrEqualTo(100);
             }
         }
@@ -90,9 +107,10 @@ class FitWalkFuzzTest {
         ContainerRequest request = request(data);
         FitContext context = context(data);
         FitResult result = FitWalk.fit(devices, request, context, ANY_TYPE);
-        if (result instanceof FitResult.NoFit(String reason) && !reason.isEmpty()) {
-            assertThat(reason.split(", ")).allSatisfy(entry ->
-                    assertThat(entry).matches("[0-9]+/" + devices.size() + " [A-Za-z]+"));
+        if (result instanceof FitResult.NoFit noFit && !noFit.reason().isEmpty()) {
+            String reason = noFit.reason();
+            assertThat(reason.split(", "))
+                    .allSatisfy(entry -> assertThat(entry).matches("[0-9]+/" + devices.size() + " [A-Za-z]+"));
             assertThat(reason.split(", ")).isSorted();
         }
     }
@@ -104,6 +122,7 @@ class FitWalkFuzzTest {
         for (int i = 0; i < request.nums(); i++) {
             devices.add(DeviceUsage.idle(new DeviceInfo("dev-" + i, i, 10, 20000, 100, "T", 0, "", true)));
         }
-        assertThat(FitWalk.fit(devices, request, FitContext.of(Map.of()), ANY_TYPE)).isInstanceOf(FitResult.Fits.class);
+        assertThat(FitWalk.fit(devices, request, FitContext.of(Map.of()), ANY_TYPE))
+                .isInstanceOf(FitResult.Fits.class);
     }
 }

@@ -19,7 +19,7 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** The common walk of reference/upstream-scheduler.md §6.5, with minimal vendor rules. */
+/** The common walk of docs/upstream.md#fit, with minimal vendor rules. */
 class FitWalkTest {
     private static final String T = "T";
     private static final DeviceSelector UUIDS = new DeviceSelector("t/use-uuid", "t/nouse-uuid");
@@ -71,9 +71,10 @@ class FitWalkTest {
 
     @Nested
     class Quota {
-        private FitResult fitUnder(List<DeviceUsage> devices, ContainerRequest request, List<ContainerDevice> earlier,
-                                   QuotaRoom room) {
-            return FitWalk.fit(devices, request, new FitContext(Map.of(), Map.of(), "spread", earlier, room), Rules.PLAIN);
+        private FitResult fitUnder(
+                List<DeviceUsage> devices, ContainerRequest request, List<ContainerDevice> earlier, QuotaRoom room) {
+            return FitWalk.fit(
+                    devices, request, new FitContext(Map.of(), Map.of(), "spread", earlier, room), Rules.PLAIN);
         }
 
         @Test
@@ -94,18 +95,21 @@ class FitWalkTest {
             assertThat(grantedIds(fitUnder(devices, request(2, 2000, 101, 0), List.of(), new QuotaRoom(5000, 100))))
                     .containsExactly("c", "b");
             assertThat(reason(fitUnder(devices, request(3, 2000, 101, 0), List.of(), new QuotaRoom(5000, 100))))
-                    .isEqualTo("1/3 " + Reasons.RESOURCE_QUOTA_NOT_FIT + ", 2/3 " + Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST);
+                    .isEqualTo("1/3 " + Reasons.RESOURCE_QUOTA_NOT_FIT + ", 2/3 "
+                            + Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST);
             // what other containers hold is the caller's to take off the room
             var earlier = List.of(new ContainerDevice("x", T, 2000, 0));
             assertThat(grantedIds(fitUnder(devices, request(2, 2000, 101, 0), earlier, new QuotaRoom(5000, 100))))
                     .containsExactly("c", "b");
-            assertThat(new QuotaRoom(5000, Long.MAX_VALUE).minus(2000, 30)).isEqualTo(new QuotaRoom(3000, Long.MAX_VALUE));
+            assertThat(new QuotaRoom(5000, Long.MAX_VALUE).minus(2000, 30))
+                    .isEqualTo(new QuotaRoom(3000, Long.MAX_VALUE));
         }
 
         @Test
         void unlimitedChangesNothing() {
             var devices = List.of(idle(gpu("a", 0)));
-            assertThat(fitUnder(devices, ONE_SMALL, List.of(), QuotaRoom.UNLIMITED)).isEqualTo(fit(devices, ONE_SMALL));
+            assertThat(fitUnder(devices, ONE_SMALL, List.of(), QuotaRoom.UNLIMITED))
+                    .isEqualTo(fit(devices, ONE_SMALL));
         }
     }
 
@@ -170,7 +174,8 @@ class FitWalkTest {
         @Test
         void cardCordoned() {
             var rules = new Rules(false, Set.of("a"), d -> true);
-            var result = FitWalk.fit(List.of(idle(gpu("a", 0)), idle(gpu("b", 1))), request(2, 0, 101, 0), CONTEXT, rules);
+            var result =
+                    FitWalk.fit(List.of(idle(gpu("a", 0)), idle(gpu("b", 1))), request(2, 0, 101, 0), CONTEXT, rules);
             assertThat(reason(result)).isEqualTo("1/2 AllocatedCardsInsufficientRequest, 1/2 CardCordoned");
         }
 
@@ -200,7 +205,8 @@ class FitWalkTest {
             var result = FitWalk.fit(devices, request(2, 0, 101, 0), context, Rules.PLAIN);
             assertThat(reason(result))
                     .isEqualTo("1/2 AllocatedCardsInsufficientRequest, 1/2 ExclusiveDeviceAllocateConflict");
-            assertThat(grantedIds(FitWalk.fit(devices, ONE_SMALL, context, Rules.PLAIN))).containsExactly("a");
+            assertThat(grantedIds(FitWalk.fit(devices, ONE_SMALL, context, Rules.PLAIN)))
+                    .containsExactly("a");
         }
 
         @Test
@@ -226,7 +232,8 @@ class FitWalkTest {
             var shared = used(gpu("a", 0), 1, 1000, 0);
             assertThat(reason(fit(List.of(shared), request(1, 0, 101, 100))))
                     .isEqualTo("1/1 ExclusiveDeviceAllocateConflict");
-            assertThat(grantedIds(fit(List.of(idle(gpu("a", 0))), request(1, 0, 101, 100)))).containsExactly("a");
+            assertThat(grantedIds(fit(List.of(idle(gpu("a", 0))), request(1, 0, 101, 100))))
+                    .containsExactly("a");
         }
 
         @Test

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** DECISIONS D3 with a fixed UTC clock. */
+/** Design D3 (docs/design.md#d3) with a fixed UTC clock. */
 class HandshakeCheckTest {
     private static final String KEY = "example.io/handshake";
     private static final String COUNT = "example.com/gpu";
@@ -43,12 +43,14 @@ class HandshakeCheckTest {
     @Test
     void anAnsweredHandshakeIsHealthyRefreshedAndRequestedAgain() {
         var verdict = check(node("Reported_2024-01-23 04:29:50", "0"), NOW);
-        assertThat(verdict).isEqualTo(new HealthVerdict(true, true, Optional.of("Requesting_2024-01-23 04:30:04"), MEMORY));
+        assertThat(verdict)
+                .isEqualTo(new HealthVerdict(true, true, Optional.of("Requesting_2024-01-23 04:30:04"), MEMORY));
     }
 
     @Test
     void anyValueWithoutRequestingCountsAsAnswered() {
-        assertThat(check(node("Deleted_2024-01-23 04:00:00", "0"), NOW).handshakeToWrite()).isPresent();
+        assertThat(check(node("Deleted_2024-01-23 04:00:00", "0"), NOW).handshakeToWrite())
+                .isPresent();
         assertThat(check(node("garbage", "0"), NOW).refresh()).isTrue();
     }
 
@@ -61,8 +63,11 @@ class HandshakeCheckTest {
     @Test
     void sixtySecondsExactlyIsStillPending() {
         var atLimit = Instant.parse("2024-01-23T04:31:04Z");
-        assertThat(check(node("Requesting_2024-01-23 04:30:04", "0"), atLimit).healthy()).isTrue();
-        assertThat(check(node("Requesting_2024-01-23 04:30:04", "0"), atLimit.plusSeconds(1)).healthy()).isFalse();
+        assertThat(check(node("Requesting_2024-01-23 04:30:04", "0"), atLimit).healthy())
+                .isTrue();
+        assertThat(check(node("Requesting_2024-01-23 04:30:04", "0"), atLimit.plusSeconds(1))
+                        .healthy())
+                .isFalse();
     }
 
     @Test
@@ -77,7 +82,8 @@ class HandshakeCheckTest {
         var later = NOW.plusSeconds(61);
         assertThat(check(node("Requesting_2024-01-23 04:30:04", "0"), later))
                 .isEqualTo(new HealthVerdict(false, false, Optional.empty(), MEMORY));
-        assertThat(check(node("Requesting_2024-01-23 04:30:04", null), later).healthy()).isFalse();
+        assertThat(check(node("Requesting_2024-01-23 04:30:04", null), later).healthy())
+                .isFalse();
     }
 
     @Test
@@ -89,20 +95,32 @@ class HandshakeCheckTest {
 
     @Test
     void anUnreadableRequestCountsAsExpiredAtOnce() {
-        // D3: a request of unknown age is old, so without allocatable devices the vendor is withdrawn (and the loop
+        // design D3: a request of unknown age is old, so without allocatable devices the vendor is withdrawn (and the
+        // loop
         // deletes the key, so the next round asks again) instead of counting as pending forever.
-        for (String value : new String[] {"Requesting_2024.01.10 04:06:57", "Requesting", "Requesting_2024-02-30 04:06:57",
-                "Requesting_", "xRequesting_2024-01-23 04:30:0"}) {
+        for (String value : new String[] {
+            "Requesting_2024.01.10 04:06:57",
+            "Requesting",
+            "Requesting_2024-02-30 04:06:57",
+            "Requesting_",
+            "xRequesting_2024-01-23 04:30:0"
+        }) {
             assertThat(HandshakeCheck.unreadableRequest(value)).as(value).isTrue();
-            assertThat(check(node(value, "0"), NOW)).as(value).isEqualTo(new HealthVerdict(false, false, Optional.empty(), MEMORY));
-            assertThat(check(node(value, "4"), NOW)).as(value).isEqualTo(new HealthVerdict(true, false, Optional.empty(), MEMORY));
+            assertThat(check(node(value, "0"), NOW))
+                    .as(value)
+                    .isEqualTo(new HealthVerdict(false, false, Optional.empty(), MEMORY));
+            assertThat(check(node(value, "4"), NOW))
+                    .as(value)
+                    .isEqualTo(new HealthVerdict(true, false, Optional.empty(), MEMORY));
         }
     }
 
     @Test
     void readableAndAnsweredValuesAreNotUnreadableRequests() {
-        assertThat(HandshakeCheck.unreadableRequest("Requesting_2024-01-23 04:30:04")).isFalse();
-        assertThat(HandshakeCheck.unreadableRequest("Reported_2024-01-23 04:30:04")).isFalse();
+        assertThat(HandshakeCheck.unreadableRequest("Requesting_2024-01-23 04:30:04"))
+                .isFalse();
+        assertThat(HandshakeCheck.unreadableRequest("Reported_2024-01-23 04:30:04"))
+                .isFalse();
         assertThat(HandshakeCheck.unreadableRequest("garbage")).isFalse();
         assertThat(HandshakeCheck.unreadableRequest(null)).isFalse();
     }
@@ -116,7 +134,8 @@ class HandshakeCheckTest {
 
     @Test
     void aNodeWithoutStatusOrAnnotationsIsReadAsEmpty() {
-        var bare = new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build();
+        var bare =
+                new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build();
         assertThat(check(bare, NOW).handshakeToWrite()).contains("Requesting_2024-01-23 04:30:04");
         assertThat(HandshakeCheck.allocatable(bare, COUNT)).isZero();
     }

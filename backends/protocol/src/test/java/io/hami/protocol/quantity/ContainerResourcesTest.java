@@ -59,7 +59,8 @@ class ContainerResourcesTest {
     void invalidTextIsInvalidWithTheParserMessage() {
         var amount = ResourceAmount.of("1x");
         assertThat(amount).isInstanceOf(ResourceAmount.Invalid.class);
-        assertThat(((ResourceAmount.Invalid) amount).reason()).startsWith("invalid quantity \"1x\": quantities must match");
+        assertThat(((ResourceAmount.Invalid) amount).reason())
+                .startsWith("invalid quantity \"1x\": quantities must match");
         assertThat(amount.present()).isTrue();
         assertThat(amount.int64()).isEmpty();
     }

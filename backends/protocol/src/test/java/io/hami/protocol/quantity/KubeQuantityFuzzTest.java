@@ -26,7 +26,8 @@ class KubeQuantityFuzzTest {
     @FuzzTest
     void kibiCountsUpToElevenDigitsAreInt64s(FuzzedDataProvider data) throws Exception {
         long n = kibiCount(data);
-        OptionalLong expected = n > -ELEVEN_DIGITS && n < ELEVEN_DIGITS ? OptionalLong.of(n * 1024) : OptionalLong.empty();
+        OptionalLong expected =
+                n > -ELEVEN_DIGITS && n < ELEVEN_DIGITS ? OptionalLong.of(n * 1024) : OptionalLong.empty();
         assertThat(KubeQuantity.asInt64(n + "Ki")).isEqualTo(expected);
     }
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** apimachinery's ParseQuantity + AsInt64, case by case (reference/upstream-scheduler.md §1.4). */
+/** apimachinery's ParseQuantity + AsInt64, case by case (docs/upstream.md#requests). */
 class KubeQuantityTest {
 
     static final List<Arguments> INT64S = List.of(
@@ -54,9 +54,27 @@ class KubeQuantityTest {
 
     /** Valid quantities that apimachinery stores as decimals or at a negative scale. */
     static final List<String> NOT_INT64S = List.of(
-            "16.0Gi", "1000m", "1.0", "0.5", "0m", "1.5", "1.0000k", "3n", "1e-3", "1e19", "10E", "12E",
-            "1Pi", "1Ei", "123456Gi", "0.5Mi", "100.035Ki", "9223372036854775807", "-9223372036854775808",
-            "1000000000000000000", "1.5e-2147483648");
+            "16.0Gi",
+            "1000m",
+            "1.0",
+            "0.5",
+            "0m",
+            "1.5",
+            "1.0000k",
+            "3n",
+            "1e-3",
+            "1e19",
+            "10E",
+            "12E",
+            "1Pi",
+            "1Ei",
+            "123456Gi",
+            "0.5Mi",
+            "100.035Ki",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "1000000000000000000",
+            "1.5e-2147483648");
 
     @ParameterizedTest(name = "{0}")
     @FieldSource("NOT_INT64S")
@@ -66,8 +84,27 @@ class KubeQuantityTest {
 
     /** apimachinery's own invalid list, plus suffix and numeric errors. */
     static final List<String> INVALID = List.of(
-            "", "1.1.M", "1+1.0M", "0.1mi", "0.1am", "aoeu", ".5i", "1i", "-3.01i", "-3.01e-", " 1", "1 ",
-            "1e", "1ki", "1x", "1e3.5", "1eM", "1e99999999999999999999", "Pi", "-Ei", "١٢");
+            "",
+            "1.1.M",
+            "1+1.0M",
+            "0.1mi",
+            "0.1am",
+            "aoeu",
+            ".5i",
+            "1i",
+            "-3.01i",
+            "-3.01e-",
+            " 1",
+            "1 ",
+            "1e",
+            "1ki",
+            "1x",
+            "1e3.5",
+            "1eM",
+            "1e99999999999999999999",
+            "Pi",
+            "-Ei",
+            "١٢");
 
     @ParameterizedTest(name = "\"{0}\"")
     @FieldSource("INVALID")

@@ -44,8 +44,10 @@ class NodeDiscoveryTest {
         void onlyForeignTypesAreAbsentAndNamed() {
             NodeDiscovery.RegisterDecoder foreign = value -> List.of(typed("b", "Tesla T4"));
             var result = NodeDiscovery.fromRegister(node("n1", Map.of(KEY, "x")), KEY, foreign, "NVIDIA");
-            assertThat(result).isEqualTo(new Discovery.Absent(
-                    "example.io/register on node n1 lists no device whose type contains NVIDIA, only [Tesla T4]"));
+            assertThat(result)
+                    .isEqualTo(
+                            new Discovery.Absent(
+                                    "example.io/register on node n1 lists no device whose type contains NVIDIA, only [Tesla T4]"));
         }
 
         @Test
@@ -54,8 +56,9 @@ class NodeDiscoveryTest {
                 throw new AnnotationFormatException("invalid memory field in device 2: \"12x\"");
             };
             var result = NodeDiscovery.fromRegister(node("n1", Map.of(KEY, "x")), KEY, failing, "NVIDIA");
-            assertThat(result).isEqualTo(new Discovery.Invalid(
-                    "example.io/register on node n1: invalid memory field in device 2: \"12x\""));
+            assertThat(result)
+                    .isEqualTo(new Discovery.Invalid(
+                            "example.io/register on node n1: invalid memory field in device 2: \"12x\""));
         }
     }
 
@@ -73,10 +76,11 @@ class NodeDiscoveryTest {
             var result = NodeDiscovery.fromCapacity(withCapacity(Map.of("x/cores", "250", "x/memory", "120")), layout);
             // 120 units * 256 MiB * 100 / 250 cores
             int devmem = 120 * 256 * 100 / 250;
-            assertThat(result).isEqualTo(new Discovery.Found(List.of(
-                    new DeviceInfo("n1-x-dev-0", 0, 100, devmem, 100, "X", 0, "", true),
-                    new DeviceInfo("n1-x-dev-1", 1, 100, devmem, 100, "X", 0, "", true),
-                    new DeviceInfo("n1-x-dev-2", 2, 100, devmem, 100, "X", 0, "", true))));
+            assertThat(result)
+                    .isEqualTo(new Discovery.Found(List.of(
+                            new DeviceInfo("n1-x-dev-0", 0, 100, devmem, 100, "X", 0, "", true),
+                            new DeviceInfo("n1-x-dev-1", 1, 100, devmem, 100, "X", 0, "", true),
+                            new DeviceInfo("n1-x-dev-2", 2, 100, devmem, 100, "X", 0, "", true))));
         }
 
         @Test
@@ -90,7 +94,10 @@ class NodeDiscoveryTest {
         @Test
         void noMemoryCapacityGivesZeroMemory() {
             var result = (Discovery.Found) NodeDiscovery.fromCapacity(withCapacity(Map.of("x/cores", "100")), layout);
-            assertThat(result.devices()).singleElement().extracting(DeviceInfo::devmem).isEqualTo(0);
+            assertThat(result.devices())
+                    .singleElement()
+                    .extracting(DeviceInfo::devmem)
+                    .isEqualTo(0);
         }
 
         @Test

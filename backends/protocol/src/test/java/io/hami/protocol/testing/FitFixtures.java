@@ -7,8 +7,7 @@ import java.util.List;
 
 /** Devices and usages for fit tests. */
 public final class FitFixtures {
-    private FitFixtures() {
-    }
+    private FitFixtures() {}
 
     /** A healthy device: shared by 10, 100 cores, NUMA 0, mode {@code hami-core}. */
     public static DeviceInfo device(String id, String type, int index, int devmem) {
@@ -17,20 +16,44 @@ public final class FitFixtures {
 
     /** {@code device} on another NUMA node. */
     public static DeviceInfo onNuma(DeviceInfo device, int numa) {
-        return new DeviceInfo(device.id(), device.index(), device.count(), device.devmem(), device.devcore(),
-                device.type(), numa, device.mode(), device.health());
+        return new DeviceInfo(
+                device.id(),
+                device.index(),
+                device.count(),
+                device.devmem(),
+                device.devcore(),
+                device.type(),
+                numa,
+                device.mode(),
+                device.health());
     }
 
     /** {@code device} with another mode. */
     public static DeviceInfo withMode(DeviceInfo device, String mode) {
-        return new DeviceInfo(device.id(), device.index(), device.count(), device.devmem(), device.devcore(),
-                device.type(), device.numa(), mode, device.health());
+        return new DeviceInfo(
+                device.id(),
+                device.index(),
+                device.count(),
+                device.devmem(),
+                device.devcore(),
+                device.type(),
+                device.numa(),
+                mode,
+                device.health());
     }
 
     /** {@code device} with another share count and core total. */
     public static DeviceInfo withCapacity(DeviceInfo device, int count, int devcore) {
-        return new DeviceInfo(device.id(), device.index(), count, device.devmem(), devcore, device.type(),
-                device.numa(), device.mode(), device.health());
+        return new DeviceInfo(
+                device.id(),
+                device.index(),
+                count,
+                device.devmem(),
+                devcore,
+                device.type(),
+                device.numa(),
+                device.mode(),
+                device.health());
     }
 
     public static DeviceUsage idle(DeviceInfo device) {
@@ -51,9 +74,9 @@ public final class FitFixtures {
 
     /** The reason of a failed fit. */
     public static String reason(FitResult result) {
-        if (!(result instanceof FitResult.NoFit(String reason))) {
+        if (!(result instanceof FitResult.NoFit noFit)) {
             throw new AssertionError("expected no fit, got " + result);
         }
-        return reason;
+        return noFit.reason();
     }
 }

@@ -10,8 +10,7 @@ import java.util.Map;
 
 /** Nodes and containers built with fabric8's builders, for backend tests. */
 public final class KubeFixtures {
-    private KubeFixtures() {
-    }
+    private KubeFixtures() {}
 
     /** A node with annotations only. */
     public static Node node(String name, Map<String, String> annotations) {
@@ -19,11 +18,20 @@ public final class KubeFixtures {
     }
 
     /** A node with annotations, Capacity and Allocatable given as quantity strings. */
-    public static Node node(String name, Map<String, String> annotations, Map<String, String> capacity,
-                            Map<String, String> allocatable) {
+    public static Node node(
+            String name,
+            Map<String, String> annotations,
+            Map<String, String> capacity,
+            Map<String, String> allocatable) {
         return new NodeBuilder()
-                .withNewMetadata().withName(name).withAnnotations(annotations).endMetadata()
-                .withNewStatus().withCapacity(quantities(capacity)).withAllocatable(quantities(allocatable)).endStatus()
+                .withNewMetadata()
+                .withName(name)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewStatus()
+                .withCapacity(quantities(capacity))
+                .withAllocatable(quantities(allocatable))
+                .endStatus()
                 .build();
     }
 
@@ -34,8 +42,12 @@ public final class KubeFixtures {
 
     /** A container with these resource limits and requests. */
     public static Container container(Map<String, String> limits, Map<String, String> requests) {
-        return new ContainerBuilder().withName("main")
-                .withNewResources().withLimits(quantities(limits)).withRequests(quantities(requests)).endResources()
+        return new ContainerBuilder()
+                .withName("main")
+                .withNewResources()
+                .withLimits(quantities(limits))
+                .withRequests(quantities(requests))
+                .endResources()
                 .build();
     }
 

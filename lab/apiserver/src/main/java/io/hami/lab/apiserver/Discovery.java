@@ -21,62 +21,86 @@ final class Discovery {
             List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
 
     private static final Map<String, List<Resource>> RESOURCES = Map.of(
-            "v1", List.of(
-                    new Resource("pods", "Pod", true, List.of("po")),
-                    new Resource("pods/status", "Pod", true, List.of()),
-                    new Resource("pods/binding", "Binding", true, List.of()),
-                    new Resource("bindings", "Binding", true, List.of()),
-                    new Resource("nodes", "Node", false, List.of("no")),
-                    new Resource("nodes/status", "Node", false, List.of()),
-                    new Resource("namespaces", "Namespace", false, List.of("ns")),
-                    new Resource("configmaps", "ConfigMap", true, List.of("cm")),
-                    new Resource("secrets", "Secret", true, List.of()),
-                    new Resource("services", "Service", true, List.of("svc")),
-                    new Resource("serviceaccounts", "ServiceAccount", true, List.of("sa")),
-                    new Resource("events", "Event", true, List.of("ev"))),
-            "apps/v1", List.of(
-                    new Resource("deployments", "Deployment", true, List.of("deploy")),
-                    new Resource("daemonsets", "DaemonSet", true, List.of("ds")),
-                    new Resource("statefulsets", "StatefulSet", true, List.of("sts")),
-                    new Resource("replicasets", "ReplicaSet", true, List.of("rs"))),
+            "v1",
+                    List.of(
+                            new Resource("pods", "Pod", true, List.of("po")),
+                            new Resource("pods/status", "Pod", true, List.of()),
+                            new Resource("pods/binding", "Binding", true, List.of()),
+                            new Resource("bindings", "Binding", true, List.of()),
+                            new Resource("nodes", "Node", false, List.of("no")),
+                            new Resource("nodes/status", "Node", false, List.of()),
+                            new Resource("namespaces", "Namespace", false, List.of("ns")),
+                            new Resource("configmaps", "ConfigMap", true, List.of("cm")),
+                            new Resource("secrets", "Secret", true, List.of()),
+                            new Resource("services", "Service", true, List.of("svc")),
+                            new Resource("serviceaccounts", "ServiceAccount", true, List.of("sa")),
+                            new Resource("events", "Event", true, List.of("ev"))),
+            "apps/v1",
+                    List.of(
+                            new Resource("deployments", "Deployment", true, List.of("deploy")),
+                            new Resource("daemonsets", "DaemonSet", true, List.of("ds")),
+                            new Resource("statefulsets", "StatefulSet", true, List.of("sts")),
+                            new Resource("replicasets", "ReplicaSet", true, List.of("rs"))),
             "batch/v1", List.of(new Resource("jobs", "Job", true, List.of())),
             "coordination.k8s.io/v1", List.of(new Resource("leases", "Lease", true, List.of())),
             "events.k8s.io/v1", List.of(new Resource("events", "Event", true, List.of("ev"))),
-            "rbac.authorization.k8s.io/v1", List.of(
-                    new Resource("clusterroles", "ClusterRole", false, List.of()),
-                    new Resource("clusterrolebindings", "ClusterRoleBinding", false, List.of()),
-                    new Resource("roles", "Role", true, List.of()),
-                    new Resource("rolebindings", "RoleBinding", true, List.of())),
-            "admissionregistration.k8s.io/v1", List.of(
-                    new Resource("mutatingwebhookconfigurations", "MutatingWebhookConfiguration", false, List.of()),
-                    new Resource("validatingwebhookconfigurations", "ValidatingWebhookConfiguration", false, List.of()),
-                    new Resource("validatingadmissionpolicies", "ValidatingAdmissionPolicy", false, List.of()),
-                    new Resource("validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding", false, List.of())));
+            "rbac.authorization.k8s.io/v1",
+                    List.of(
+                            new Resource("clusterroles", "ClusterRole", false, List.of()),
+                            new Resource("clusterrolebindings", "ClusterRoleBinding", false, List.of()),
+                            new Resource("roles", "Role", true, List.of()),
+                            new Resource("rolebindings", "RoleBinding", true, List.of())),
+            "admissionregistration.k8s.io/v1",
+                    List.of(
+                            new Resource(
+                                    "mutatingwebhookconfigurations", "MutatingWebhookConfiguration", false, List.of()),
+                            new Resource(
+                                    "validatingwebhookconfigurations",
+                                    "ValidatingWebhookConfiguration",
+                                    false,
+                                    List.of()),
+                            new Resource("validatingadmissionpolicies", "ValidatingAdmissionPolicy", false, List.of()),
+                            new Resource(
+                                    "validatingadmissionpolicybindings",
+                                    "ValidatingAdmissionPolicyBinding",
+                                    false,
+                                    List.of())));
 
-    private static final List<String> GROUP_VERSIONS =
-            List.of("apps/v1", "batch/v1", "coordination.k8s.io/v1", "events.k8s.io/v1", "rbac.authorization.k8s.io/v1",
-                    "admissionregistration.k8s.io/v1");
+    private static final List<String> GROUP_VERSIONS = List.of(
+            "apps/v1",
+            "batch/v1",
+            "coordination.k8s.io/v1",
+            "events.k8s.io/v1",
+            "rbac.authorization.k8s.io/v1",
+            "admissionregistration.k8s.io/v1");
 
     private Discovery() {}
 
     /** True for the paths answered here: everything outside {@code /api/} and {@code /apis/}, and discovery. */
     static boolean answers(String path) {
-        return !path.startsWith("/api/") && !path.startsWith("/apis/") || path.equals("/api/v1")
-                || GROUP_VERSIONS.stream().anyMatch(gv -> path.equals("/apis/" + gv)
-                        || path.equals("/apis/" + gv.substring(0, gv.indexOf('/'))));
+        return !path.startsWith("/api/") && !path.startsWith("/apis/")
+                || path.equals("/api/v1")
+                || GROUP_VERSIONS.stream()
+                        .anyMatch(gv ->
+                                path.equals("/apis/" + gv) || path.equals("/apis/" + gv.substring(0, gv.indexOf('/'))));
     }
 
     static MockResponse answer(String path) {
         if (isHealth(path)) {
-            return new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain").setBody("ok");
+            return new MockResponse()
+                    .setResponseCode(200)
+                    .setHeader("Content-Type", "text/plain")
+                    .setBody("ok");
         }
         return switch (path) {
             case "/version" -> Statuses.json(200, version());
             case "/api" -> Statuses.json(200, apiVersions());
             case "/apis" -> Statuses.json(200, groupList());
             case "/api/v1" -> Statuses.json(200, resourceList("v1"));
-            default -> path.startsWith("/apis/") ? groupOrResources(path)
-                    : Statuses.failure(404, "the embedded API server does not serve " + path);
+            default ->
+                path.startsWith("/apis/")
+                        ? groupOrResources(path)
+                        : Statuses.failure(404, "the embedded API server does not serve " + path);
         };
     }
 
@@ -153,7 +177,9 @@ final class Discovery {
         for (Resource resource : RESOURCES.get(groupVersion)) {
             ObjectNode entry = resources.addObject();
             entry.put("name", resource.name());
-            entry.put("singularName", resource.name().contains("/") ? "" : resource.kind().toLowerCase(Locale.ROOT));
+            entry.put(
+                    "singularName",
+                    resource.name().contains("/") ? "" : resource.kind().toLowerCase(Locale.ROOT));
             entry.put("namespaced", resource.namespaced());
             entry.put("kind", resource.kind());
             ArrayNode verbs = entry.putArray("verbs");

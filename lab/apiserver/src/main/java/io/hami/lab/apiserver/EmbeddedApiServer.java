@@ -54,8 +54,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
     public static EmbeddedApiServer start(int port) {
         Faults faults = new Faults();
         RequestCounts requests = new RequestCounts();
-        KubernetesMockServer server = new KubernetesMockServer(new Context(),
-                new MockWebServer(), new HashMap<>(), new LabDispatcher(faults, requests), false);
+        KubernetesMockServer server = new KubernetesMockServer(
+                new Context(), new MockWebServer(), new HashMap<>(), new LabDispatcher(faults, requests), false);
         server.init(loopback(), port);
         return new EmbeddedApiServer(server, faults, requests);
     }

@@ -81,7 +81,8 @@ public final class Faults {
     synchronized OptionalInt failureFor(String method, String path) {
         for (int i = 0; i < next.size(); i++) {
             NextFailure rule = next.get(i);
-            if ((rule.method().equals("*") || rule.method().equals(method)) && rule.path().matcher(path).matches()) {
+            if ((rule.method().equals("*") || rule.method().equals(method))
+                    && rule.path().matcher(path).matches()) {
                 if (rule.times() == 1) {
                     next.remove(i);
                 } else {

@@ -37,17 +37,38 @@ record FieldSelector(List<Requirement> requirements) {
 
     /** Per resource: the selectable fields and the value each has when absent (Go zero values). */
     private static final Map<String, Map<String, String>> BY_RESOURCE = Map.of(
-            "pods", Map.of(
-                    "spec.nodeName", "", "spec.restartPolicy", "", "spec.schedulerName", "",
-                    "spec.serviceAccountName", "", "spec.hostNetwork", "false", "status.phase", "",
-                    "status.podIP", "", "status.nominatedNodeName", ""),
+            "pods",
+                    Map.of(
+                            "spec.nodeName",
+                            "",
+                            "spec.restartPolicy",
+                            "",
+                            "spec.schedulerName",
+                            "",
+                            "spec.serviceAccountName",
+                            "",
+                            "spec.hostNetwork",
+                            "false",
+                            "status.phase",
+                            "",
+                            "status.podIP",
+                            "",
+                            "status.nominatedNodeName",
+                            ""),
             "nodes", Map.of("spec.unschedulable", "false"),
-            "events", Map.ofEntries(
-                    Map.entry("involvedObject.kind", ""), Map.entry("involvedObject.namespace", ""),
-                    Map.entry("involvedObject.name", ""), Map.entry("involvedObject.uid", ""),
-                    Map.entry("involvedObject.apiVersion", ""), Map.entry("involvedObject.resourceVersion", ""),
-                    Map.entry("involvedObject.fieldPath", ""), Map.entry("reason", ""),
-                    Map.entry("reportingComponent", ""), Map.entry("source", ""), Map.entry("type", "")),
+            "events",
+                    Map.ofEntries(
+                            Map.entry("involvedObject.kind", ""),
+                            Map.entry("involvedObject.namespace", ""),
+                            Map.entry("involvedObject.name", ""),
+                            Map.entry("involvedObject.uid", ""),
+                            Map.entry("involvedObject.apiVersion", ""),
+                            Map.entry("involvedObject.resourceVersion", ""),
+                            Map.entry("involvedObject.fieldPath", ""),
+                            Map.entry("reason", ""),
+                            Map.entry("reportingComponent", ""),
+                            Map.entry("source", ""),
+                            Map.entry("type", "")),
             "secrets", Map.of("type", ""),
             "namespaces", Map.of("status.phase", ""));
 
@@ -92,6 +113,8 @@ record FieldSelector(List<Requirement> requirements) {
 
     private static String absentValue(String resource, String field) {
         String common = COMMON.get(field);
-        return common != null ? common : BY_RESOURCE.getOrDefault(resource, Map.of()).get(field);
+        return common != null
+                ? common
+                : BY_RESOURCE.getOrDefault(resource, Map.of()).get(field);
     }
 }

@@ -22,7 +22,8 @@ final class FilteredWatch extends WebSocketListener {
     private final Selection selection;
     private final Consumer<FilteredWatch> onClose;
     // The socket's send blocks until written: one sender thread per watch keeps order and never blocks the store.
-    private final ExecutorService sender = Executors.newSingleThreadExecutor(Thread.ofVirtual().factory());
+    private final ExecutorService sender =
+            Executors.newSingleThreadExecutor(Thread.ofVirtual().factory());
     private final List<String> beforeOpen = new ArrayList<>();
     private WebSocket socket;
 

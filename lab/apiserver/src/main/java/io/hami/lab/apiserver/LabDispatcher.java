@@ -23,7 +23,6 @@ import java.util.OptionalInt;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -54,16 +53,17 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     private final StoreIndex index = new StoreIndex();
     private final PodBinder binder = new PodBinder(this::handleGet, this::mergePatch);
     /** Listings being read page by page ({@code limit}, {@code continue}), the latest few. */
-    private final Map<String, Listing> listings = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Listing> eldest) {
-            return size() > 32;
-        }
-    });
+    private final Map<String, Listing> listings =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Listing> eldest) {
+                    return size() > 32;
+                }
+            });
+
     private final java.util.concurrent.atomic.AtomicLong nextListing = new java.util.concurrent.atomic.AtomicLong();
 
-    private record Listing(List<String> items, long version) {
-    }
+    private record Listing(List<String> items, long version) {}
 
     LabDispatcher(Faults faults, RequestCounts requests) {
         this.faults = faults;
@@ -78,8 +78,8 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         } catch (BadRequestException e) {
             response = Statuses.failure(400, e.getMessage());
         } catch (JsonPatchException e) {
-            response = Statuses.failure(422, "the server rejected our request due to an error in our request: "
-                    + e.getMessage());
+            response = Statuses.failure(
+                    422, "the server rejected our request due to an error in our request: " + e.getMessage());
         } catch (RuntimeException e) {
             // The mock lets some exceptions escape, and Vert.x then never answers: the client waits for its timeout.
             response = Statuses.failure(500, "the embedded API server failed: " + e);
@@ -108,7 +108,10 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         if (method.equals("GET") && uri.isWatch()) {
             return watch(request, uri);
         }
-        if (method.equals("GET") && (uri.hasSelectors() || uri.param("limit").isPresent() || uri.param("continue").isPresent())) {
+        if (method.equals("GET")
+                && (uri.hasSelectors()
+                        || uri.param("limit").isPresent()
+                        || uri.param("continue").isPresent())) {
             return list(uri);
         }
         if (method.equals("DELETE") && uri.hasSelectors()) {
@@ -153,16 +156,24 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
 
     /** Every store write passes here; {@link WatchHub} tells the watches about it. */
     @Override
-    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
-                             GenericKubernetesResource resource, String newState) {
+    public void processEvent(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
+            String newState) {
         watches.record(() -> {
             String oldState = oldAttributes == null ? null : map.get(oldAttributes);
             super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
             AttributeSet newKey = keyOf(newState, pathAttributes);
             // A deletion is a write too: its watch event carries a new resourceVersion, as the API server's does.
             String deletedAt = newState == null && oldState != null ? Long.toString(requestResourceVersion()) : null;
-            index.moved(oldAttributes, newKey,
-                    deletedAt != null ? deletedAt : resource == null ? null : resource.getMetadata().getResourceVersion(),
+            index.moved(
+                    oldAttributes,
+                    newKey,
+                    deletedAt != null
+                            ? deletedAt
+                            : resource == null ? null : resource.getMetadata().getResourceVersion(),
                     podTerms(newKey, newState));
             return new WatchHub.Change(oldAttributes, oldState, newKey, newState, deletedAt);
         });
@@ -211,7 +222,9 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
 
     private static String pluralOf(AttributeSet key) {
         var plural = key.getAttribute(KubernetesAttributesExtractor.PLURAL);
-        return plural == null || plural.getValues().isEmpty() ? null : plural.getValues().getFirst().toString();
+        return plural == null || plural.getValues().isEmpty()
+                ? null
+                : plural.getValues().getFirst().toString();
     }
 
     /**
@@ -257,8 +270,10 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     private MockResponse watch(RecordedRequest request, RequestUri uri) {
         String upgrade = request.getHeader("Upgrade");
         if (upgrade == null || !upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
-            return Statuses.failure(400, "this embedded API server streams watches over WebSocket only"
-                    + " (what the fabric8 client uses); a plain HTTP watch is not supported");
+            return Statuses.failure(
+                    400,
+                    "this embedded API server streams watches over WebSocket only"
+                            + " (what the fabric8 client uses); a plain HTTP watch is not supported");
         }
         AttributeSet scope = attributeExtractor.fromPath(uri.path());
         Selection selection = Selection.of(uri, resourceOf(uri));
@@ -303,8 +318,10 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
 
     private static MockResponse listed(List<String> items, long version, String next) {
         String more = next.isEmpty() ? "" : ",\"continue\":\"" + next + "\"";
-        return new MockResponse().setResponseCode(200).setBody("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
-                + String.join(",", items) + "],\"metadata\":{\"resourceVersion\":\"" + version + "\"" + more + "}}");
+        return new MockResponse()
+                .setResponseCode(200)
+                .setBody("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" + String.join(",", items)
+                        + "],\"metadata\":{\"resourceVersion\":\"" + version + "\"" + more + "}}");
     }
 
     private static int limit(RequestUri uri) {
@@ -322,10 +339,13 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         Listing listing = colon < 0 ? null : listings.get(token.substring(0, colon));
         String offset = colon < 0 ? "" : token.substring(colon + 1);
         if (listing == null || !offset.matches("\\d{1,9}")) {
-            return Statuses.failure(410, "the continue token is no longer valid (listings are kept for a while): list again");
+            return Statuses.failure(
+                    410, "the continue token is no longer valid (listings are kept for a while): list again");
         }
         int from = Math.min(Integer.parseInt(offset), listing.items().size());
-        int to = limit > 0 ? Math.min(from + limit, listing.items().size()) : listing.items().size();
+        int to = limit > 0
+                ? Math.min(from + limit, listing.items().size())
+                : listing.items().size();
         String next = to < listing.items().size() ? token.substring(0, colon) + ":" + to : "";
         return listed(listing.items().subList(from, to), listing.version(), next);
     }
@@ -356,8 +376,8 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
             return collectionPath + "/" + name;
         }
         int plural = collectionPath.lastIndexOf('/');
-        return collectionPath.substring(0, plural) + "/namespaces/" + namespace + collectionPath.substring(plural)
-                + "/" + name;
+        return collectionPath.substring(0, plural) + "/namespaces/" + namespace + collectionPath.substring(plural) + "/"
+                + name;
     }
 
     private String resourceOf(RequestUri uri) {
@@ -367,8 +387,8 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
 
     private MockResponse mergePatch(String path, String body) {
         Headers headers = Headers.builder().add("Content-Type", MERGE_PATCH).build();
-        return handlePatch(new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, path, headers,
-                new Buffer(body.getBytes(StandardCharsets.UTF_8))));
+        return handlePatch(new RecordedRequest(
+                "HTTP/1.1", HttpMethod.PATCH, path, headers, new Buffer(body.getBytes(StandardCharsets.UTF_8))));
     }
 
     /** The request body as text, leaving it unread for the mock ({@code getUtf8Body()} empties it). */
@@ -386,7 +406,9 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
 
     private static boolean hasJsonBody(RecordedRequest request) {
         String contentType = request.getHeader("Content-Type");
-        return contentType != null && contentType.contains("json") && request.getBody() != null
+        return contentType != null
+                && contentType.contains("json")
+                && request.getBody() != null
                 && request.getBody().size() > 0;
     }
 
@@ -399,7 +421,9 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         String objectPath = path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
         MockResponse current = handleGet(objectPath);
         if (current.code() == 200) {
-            JsonPatch.apply(patch, Json.parse(Statuses.body(current)),
+            JsonPatch.apply(
+                    patch,
+                    Json.parse(Statuses.body(current)),
                     EnumSet.of(CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT));
         }
     }
@@ -417,7 +441,8 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     /** The mock answers some errors with no body or with reason "Invalid" whatever the code; clients read both. */
     private MockResponse withStatusBody(MockResponse response, RecordedRequest request) {
         if (response.code() < 400) {
-            if (response.getHeaders().header("Content-Type") == null && Statuses.body(response).startsWith("{")) {
+            if (response.getHeaders().header("Content-Type") == null
+                    && Statuses.body(response).startsWith("{")) {
                 response.setHeader("Content-Type", "application/json");
             }
             return response;
@@ -434,7 +459,8 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     }
 
     private String defaultMessage(int code, RecordedRequest request) {
-        AttributeSet target = attributeExtractor.fromPath(RequestUri.parse(request.getPath()).path());
+        AttributeSet target =
+                attributeExtractor.fromPath(RequestUri.parse(request.getPath()).path());
         var name = target.getAttribute(KubernetesAttributesExtractor.NAME);
         var plural = target.getAttribute(KubernetesAttributesExtractor.PLURAL);
         if (code == 404 && name != null && plural != null) {

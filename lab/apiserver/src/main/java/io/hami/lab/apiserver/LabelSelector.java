@@ -15,7 +15,14 @@ import java.util.regex.Pattern;
  */
 record LabelSelector(List<Requirement> requirements) {
 
-    enum Operator { EXISTS, DOES_NOT_EXIST, IN, NOT_IN, GREATER_THAN, LESS_THAN }
+    enum Operator {
+        EXISTS,
+        DOES_NOT_EXIST,
+        IN,
+        NOT_IN,
+        GREATER_THAN,
+        LESS_THAN
+    }
 
     record Requirement(String key, Operator operator, Set<String> values) {
 

@@ -34,7 +34,9 @@ final class PodBinder {
     }
 
     static boolean isBinding(String method, String path) {
-        return method.equals("POST") && (SUBRESOURCE.matcher(path).matches() || COLLECTION.matcher(path).matches());
+        return method.equals("POST")
+                && (SUBRESOURCE.matcher(path).matches()
+                        || COLLECTION.matcher(path).matches());
     }
 
     MockResponse bind(String path, String body) {
@@ -64,8 +66,10 @@ final class PodBinder {
         String node = binding.path("target").path("name").asString("");
         String targetKind = binding.path("target").path("kind").asString("");
         if (pod.isEmpty() || node.isEmpty() || !(targetKind.isEmpty() || targetKind.equals("Node"))) {
-            return Statuses.failure(422, "Binding \"" + pod + "\" is invalid: metadata.name and target.name are"
-                    + " required and target.kind must be empty or Node");
+            return Statuses.failure(
+                    422,
+                    "Binding \"" + pod + "\" is invalid: metadata.name and target.name are"
+                            + " required and target.kind must be empty or Node");
         }
         return assign("/api/v1/namespaces/" + namespace + "/pods/" + pod, pod, node, binding.path("metadata"));
     }
@@ -80,11 +84,12 @@ final class PodBinder {
             JsonNode stored = Json.parse(Statuses.body(current));
             String assigned = stored.path("spec").path("nodeName").asString("");
             if (!assigned.isEmpty()) {
-                return Statuses.failure(409, "Operation cannot be fulfilled on pods/binding \"" + pod + "\": pod "
-                        + pod + " is already assigned to node \"" + assigned + "\"");
+                return Statuses.failure(
+                        409,
+                        "Operation cannot be fulfilled on pods/binding \"" + pod + "\": pod " + pod
+                                + " is already assigned to node \"" + assigned + "\"");
             }
-            MockResponse patched = mergePatch.apply(podPath, Json.write(patch(stored, node,
-                    bindingMetadata)));
+            MockResponse patched = mergePatch.apply(podPath, Json.write(patch(stored, node, bindingMetadata)));
             if (patched.code() / 100 == 2) {
                 return Statuses.success(201);
             }
@@ -98,8 +103,11 @@ final class PodBinder {
     private static ObjectNode patch(JsonNode stored, String node, JsonNode bindingMetadata) {
         ObjectNode patch = Json.object();
         ObjectNode metadata = patch.putObject("metadata");
-        metadata.put("resourceVersion", stored.path("metadata").path("resourceVersion").asString(""));
-        Optional.of(bindingMetadata.path("annotations")).filter(JsonNode::isObject)
+        metadata.put(
+                "resourceVersion",
+                stored.path("metadata").path("resourceVersion").asString(""));
+        Optional.of(bindingMetadata.path("annotations"))
+                .filter(JsonNode::isObject)
                 .ifPresent(annotations -> metadata.set("annotations", annotations.deepCopy()));
         patch.putObject("spec").put("nodeName", node);
         ArrayNode conditions = patch.putObject("status").putArray("conditions");
@@ -109,7 +117,9 @@ final class PodBinder {
         ObjectNode scheduled = conditions.addObject();
         scheduled.put("type", "PodScheduled");
         scheduled.put("status", "True");
-        scheduled.put("lastTransitionTime", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        scheduled.put(
+                "lastTransitionTime",
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         return patch;
     }
 }

@@ -37,7 +37,10 @@ record RequestUri(String path, List<Param> params) {
     }
 
     Optional<String> param(String name) {
-        return params.stream().filter(p -> p.name().equals(name)).map(Param::value).findFirst();
+        return params.stream()
+                .filter(p -> p.name().equals(name))
+                .map(Param::value)
+                .findFirst();
     }
 
     boolean isWatch() {

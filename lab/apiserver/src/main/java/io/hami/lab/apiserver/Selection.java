@@ -24,7 +24,9 @@ record Selection(String resource, LabelSelector labels, FieldSelector fields) {
 
     static Map<String, String> labelsOf(JsonNode object) {
         Map<String, String> labels = new HashMap<>();
-        object.path("metadata").path("labels").properties()
+        object.path("metadata")
+                .path("labels")
+                .properties()
                 .forEach(label -> labels.put(label.getKey(), label.getValue().asString()));
         return labels;
     }

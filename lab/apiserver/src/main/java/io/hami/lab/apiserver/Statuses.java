@@ -11,7 +11,8 @@ final class Statuses {
     private Statuses() {}
 
     private static MockResponse json(int code, String body) {
-        return new MockResponse().setResponseCode(code)
+        return new MockResponse()
+                .setResponseCode(code)
                 .setHeader("Content-Type", "application/json")
                 .setBody(body);
     }

@@ -22,8 +22,12 @@ final class StoreIndex {
     record Ref(String plural, String namespace, String name) {}
 
     /** Attributes a collection path can carry; a key is in a collection's scope when it agrees on each of them. */
-    private static final List<String> SCOPE = List.of(KubernetesAttributesExtractor.PLURAL, KubernetesAttributesExtractor.NAMESPACE,
-            KubernetesAttributesExtractor.API, KubernetesAttributesExtractor.VERSION, KubernetesAttributesExtractor.KIND);
+    private static final List<String> SCOPE = List.of(
+            KubernetesAttributesExtractor.PLURAL,
+            KubernetesAttributesExtractor.NAMESPACE,
+            KubernetesAttributesExtractor.API,
+            KubernetesAttributesExtractor.VERSION,
+            KubernetesAttributesExtractor.KIND);
 
     private final Map<Ref, AttributeSet> keys = new ConcurrentHashMap<>();
     /** Keys by resource plural, in the store's order; changed and read only between writes (see {@link WatchHub}). */
@@ -34,6 +38,7 @@ final class StoreIndex {
     private final Map<String, Set<AttributeSet>> podsByLabel = new HashMap<>();
     /** What each stored pod key is indexed under, so a write can take it out without its old state. */
     private final Map<AttributeSet, Terms> podTerms = new HashMap<>();
+
     private final AtomicLong highestVersion = new AtomicLong();
 
     /** A pod's node and labels, as indexed. */
@@ -68,23 +73,31 @@ final class StoreIndex {
             keys.remove(oldRef, oldKey);
         }
         if (oldKey != null && value(oldKey, KubernetesAttributesExtractor.PLURAL) != null) {
-            byResource.getOrDefault(value(oldKey, KubernetesAttributesExtractor.PLURAL), Set.of()).remove(oldKey);
+            byResource
+                    .getOrDefault(value(oldKey, KubernetesAttributesExtractor.PLURAL), Set.of())
+                    .remove(oldKey);
         }
         Ref newRef = newKey == null ? null : refOf(newKey);
         if (newRef != null) {
             keys.put(newRef, newKey);
         }
         if (newKey != null && value(newKey, KubernetesAttributesExtractor.PLURAL) != null) {
-            byResource.computeIfAbsent(value(newKey, KubernetesAttributesExtractor.PLURAL), r -> new LinkedHashSet<>()).add(newKey);
+            byResource
+                    .computeIfAbsent(value(newKey, KubernetesAttributesExtractor.PLURAL), r -> new LinkedHashSet<>())
+                    .add(newKey);
         }
         if (oldKey != null) {
             unindexPod(oldKey);
         }
         if (newKey != null && newTerms != null && "pods".equals(value(newKey, KubernetesAttributesExtractor.PLURAL))) {
             podTerms.put(newKey, newTerms);
-            podsByNode.computeIfAbsent(newTerms.node(), n -> new LinkedHashSet<>()).add(newKey);
+            podsByNode
+                    .computeIfAbsent(newTerms.node(), n -> new LinkedHashSet<>())
+                    .add(newKey);
             for (var label : newTerms.labels().entrySet()) {
-                podsByLabel.computeIfAbsent(label.getKey() + "=" + label.getValue(), l -> new LinkedHashSet<>()).add(newKey);
+                podsByLabel
+                        .computeIfAbsent(label.getKey() + "=" + label.getValue(), l -> new LinkedHashSet<>())
+                        .add(newKey);
             }
         }
     }
@@ -151,6 +164,8 @@ final class StoreIndex {
 
     private static String value(AttributeSet attributes, String key) {
         Attribute a = attributes.getAttribute(key);
-        return a == null || a.getValues().isEmpty() ? null : a.getValues().getFirst().toString();
+        return a == null || a.getValues().isEmpty()
+                ? null
+                : a.getValues().getFirst().toString();
     }
 }

@@ -2,6 +2,7 @@ package io.hami.lab.apiserver;
 
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
@@ -34,15 +35,23 @@ final class WatchHub {
      * A WebSocket response that streams the selected objects of {@code scope}: first ADDED for those in the store
      * newer than {@code sinceResourceVersion} (0: all of them), then every change.
      */
-    synchronized MockResponse open(AttributeSet scope, Selection selection, long sinceResourceVersion,
-                                   Supplier<Collection<Map.Entry<AttributeSet, String>>> store) {
+    synchronized MockResponse open(
+            AttributeSet scope,
+            Selection selection,
+            long sinceResourceVersion,
+            Supplier<Collection<Map.Entry<AttributeSet, String>>> store) {
         FilteredWatch watch = new FilteredWatch(scope, selection, watches::remove);
+        var newer = new ArrayList<Map.Entry<Long, String>>();
         for (Map.Entry<AttributeSet, String> entry : store.get()) {
             JsonNode object = parsed.of(entry.getValue()).json();
-            if (watch.selects(entry.getKey(), object) && resourceVersion(object) > sinceResourceVersion) {
-                watch.send("ADDED", entry.getValue());
+            long version = resourceVersion(object);
+            if (watch.selects(entry.getKey(), object) && version > sinceResourceVersion) {
+                newer.add(Map.entry(version, entry.getValue()));
             }
         }
+        // In resourceVersion order, as the API server's watch: a watcher may take each event as proof of all before it.
+        newer.sort(Map.Entry.comparingByKey());
+        newer.forEach(e -> watch.send("ADDED", e.getValue()));
         watches.add(watch);
         return new MockResponse().withWebSocketUpgrade(watch);
     }
@@ -58,8 +67,10 @@ final class WatchHub {
         if (Objects.equals(change.oldState(), change.newState()) || watches.isEmpty()) {
             return;
         }
-        JsonNode before = change.oldState() == null ? null : parsed.of(change.oldState()).json();
-        JsonNode after = change.newState() == null ? null : parsed.of(change.newState()).json();
+        JsonNode before =
+                change.oldState() == null ? null : parsed.of(change.oldState()).json();
+        JsonNode after =
+                change.newState() == null ? null : parsed.of(change.newState()).json();
         watches.forEach(watch -> watch.onChange(change, before, after));
     }
 

@@ -20,8 +20,8 @@ class EmbeddedApiServerTest {
     @Test
     void servesOnLoopbackAndClientsShareTheStore() {
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
-             KubernetesClient writer = server.newClient();
-             KubernetesClient reader = server.newClient()) {
+                KubernetesClient writer = server.newClient();
+                KubernetesClient reader = server.newClient()) {
             assertThat(server.url()).isEqualTo("http://127.0.0.1:" + server.port());
 
             writer.nodes().resource(Fixtures.node("shared")).create();
@@ -46,7 +46,8 @@ class EmbeddedApiServerTest {
 
     @Test
     void unknownPathsAre404InsteadOfEveryStoredObject() throws Exception {
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient client = server.newClient()) {
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubernetesClient client = server.newClient()) {
             client.nodes().resource(Fixtures.node("hidden")).create();
 
             HttpResponse<String> response = Http.get(server.url() + "/openapi/v2");

@@ -67,7 +67,8 @@ class ErrorsCarryStatusTest {
         HttpRequest request = HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/pods"))
                 .header("Content-Type", "application/json")
                 .timeout(Duration.ofSeconds(5))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"Pod\",")).build();
+                .POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"Pod\","))
+                .build();
 
         HttpResponse<String> response;
         try (HttpClient http = HttpClient.newHttpClient()) {
@@ -75,7 +76,8 @@ class ErrorsCarryStatusTest {
         }
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(Serialization.unmarshal(response.body(), Status.class).getReason()).isEqualTo("BadRequest");
+        assertThat(Serialization.unmarshal(response.body(), Status.class).getReason())
+                .isEqualTo("BadRequest");
     }
 
     @Test
@@ -83,24 +85,33 @@ class ErrorsCarryStatusTest {
         var pod = Fixtures.pod("tested", Map.of("lock", "held"));
         client.pods().resource(pod).create();
 
-        assertThatThrownBy(() -> client.pods().withName("tested").patch(PatchContext.of(PatchType.JSON),
-                "[{\"op\":\"test\",\"path\":\"/metadata/labels/lock\",\"value\":\"free\"},"
-                        + "{\"op\":\"replace\",\"path\":\"/metadata/labels/lock\",\"value\":\"mine\"}]"))
+        assertThatThrownBy(
+                        () -> client.pods()
+                                .withName("tested")
+                                .patch(
+                                        PatchContext.of(PatchType.JSON),
+                                        "[{\"op\":\"test\",\"path\":\"/metadata/labels/lock\",\"value\":\"free\"},"
+                                                + "{\"op\":\"replace\",\"path\":\"/metadata/labels/lock\",\"value\":\"mine\"}]"))
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(422);
                     assertThat(e.getStatus().getReason()).isEqualTo("Invalid");
                 });
-        assertThat(client.pods().withName("tested").get().getMetadata().getLabels()).containsEntry("lock", "held");
+        assertThat(client.pods().withName("tested").get().getMetadata().getLabels())
+                .containsEntry("lock", "held");
     }
 
     @Test
     void passingJsonPatchTestApplies() {
         client.pods().resource(Fixtures.pod("granted", Map.of("lock", "free"))).create();
 
-        client.pods().withName("granted").patch(PatchContext.of(PatchType.JSON),
-                "[{\"op\":\"test\",\"path\":\"/metadata/labels/lock\",\"value\":\"free\"},"
-                        + "{\"op\":\"replace\",\"path\":\"/metadata/labels/lock\",\"value\":\"mine\"}]");
+        client.pods()
+                .withName("granted")
+                .patch(
+                        PatchContext.of(PatchType.JSON),
+                        "[{\"op\":\"test\",\"path\":\"/metadata/labels/lock\",\"value\":\"free\"},"
+                                + "{\"op\":\"replace\",\"path\":\"/metadata/labels/lock\",\"value\":\"mine\"}]");
 
-        assertThat(client.pods().withName("granted").get().getMetadata().getLabels()).containsEntry("lock", "mine");
+        assertThat(client.pods().withName("granted").get().getMetadata().getLabels())
+                .containsEntry("lock", "mine");
     }
 }

@@ -48,7 +48,11 @@ class FieldSelectorTest {
 
     @Test
     void nodeNameListsOnlyThatNodesPods() {
-        assertThat(names(client.pods().inAnyNamespace().withField("spec.nodeName", "node-a").list().getItems()))
+        assertThat(names(client.pods()
+                        .inAnyNamespace()
+                        .withField("spec.nodeName", "node-a")
+                        .list()
+                        .getItems()))
                 .containsExactlyInAnyOrder("a1", "a2");
     }
 
@@ -60,12 +64,20 @@ class FieldSelectorTest {
 
     @Test
     void notEqualAndCommaJoinedRequirementsAllApply() {
-        assertThat(names(client.pods().withoutField("spec.nodeName", "node-a").list().getItems()))
+        assertThat(names(client.pods()
+                        .withoutField("spec.nodeName", "node-a")
+                        .list()
+                        .getItems()))
                 .containsExactlyInAnyOrder("b1", "unscheduled");
-        assertThat(names(client.pods().withFields(Map.of("spec.nodeName", "node-a", "status.phase", "Running"))
-                .list().getItems())).containsExactly("a1");
+        assertThat(names(client.pods()
+                        .withFields(Map.of("spec.nodeName", "node-a", "status.phase", "Running"))
+                        .list()
+                        .getItems()))
+                .containsExactly("a1");
         assertThat(client.raw(server.url() + "/api/v1/namespaces/default/pods?fieldSelector="
-                + "status.phase%3D%3DRunning%2Cspec.nodeName%21%3Dnode-a")).contains("\"b1\"").doesNotContain("\"a1\"");
+                        + "status.phase%3D%3DRunning%2Cspec.nodeName%21%3Dnode-a"))
+                .contains("\"b1\"")
+                .doesNotContain("\"a1\"");
     }
 
     @Test
@@ -86,8 +98,9 @@ class FieldSelectorTest {
             client.pods().resource(Fixtures.podOn("c1", "node-c", "Pending")).create();
             assertThat(events.await(e -> !e.type().equals("CLOSED")).name()).isEqualTo("c1");
 
-            client.pods().withName("mover").patch(PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"spec\":{\"nodeName\":\"node-c\"}}");
+            client.pods()
+                    .withName("mover")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"nodeName\":\"node-c\"}}");
             var entered = events.await(e -> e.name().equals("mover"));
             assertThat(entered.type()).isEqualTo("ADDED");
 
@@ -95,7 +108,9 @@ class FieldSelectorTest {
             var deleted = events.await(e -> e.name().equals("c1"));
             assertThat(deleted.type()).isEqualTo("DELETED");
 
-            client.pods().resource(Fixtures.podOn("elsewhere", "node-d", "Pending")).create();
+            client.pods()
+                    .resource(Fixtures.podOn("elsewhere", "node-d", "Pending"))
+                    .create();
             assertThat(events.drain(Duration.ofMillis(300))).isEmpty();
         } finally {
             watch.close();
@@ -106,7 +121,9 @@ class FieldSelectorTest {
     void watchSendsDeletedWhenAnObjectStopsMatching() throws InterruptedException {
         client.pods().resource(Fixtures.podOn("starting", "node-e", "Pending")).create();
         RecordingHandler<Pod> events = new RecordingHandler<>();
-        Watch watch = client.pods().withField("status.phase", "Pending").withField("spec.nodeName", "node-e")
+        Watch watch = client.pods()
+                .withField("status.phase", "Pending")
+                .withField("spec.nodeName", "node-e")
                 .watch(events);
         try {
             assertThat(events.await(e -> e.name().equals("starting")).type()).isEqualTo("ADDED");

@@ -18,8 +18,17 @@ final class Fixtures {
 
     static Pod pod(String name, Map<String, String> labels) {
         return new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace("default").withLabels(labels).endMetadata()
-                .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("default")
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox")
+                .endContainer()
+                .endSpec()
                 .build();
     }
 

@@ -35,8 +35,12 @@ class IndexedLookupTest {
     @Test
     void anObjectIsFoundAfterWritesThatChangeItsLabels() {
         client.pods().resource(Fixtures.pod("p", Map.of("stage", "one"))).create();
-        client.pods().withName("p").patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"stage\":\"two\"}}}");
-        client.pods().withName("p").patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"extra\":\"x\"}}}");
+        client.pods()
+                .withName("p")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"stage\":\"two\"}}}");
+        client.pods()
+                .withName("p")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"extra\":\"x\"}}}");
 
         Pod p = client.pods().withName("p").get();
 
@@ -57,12 +61,35 @@ class IndexedLookupTest {
 
     @Test
     void theSameNameInTwoNamespacesIsTwoObjects() {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("other").endMetadata().build()).create();
-        client.pods().inNamespace("default").resource(Fixtures.pod("twin", Map.of("home", "default"))).create();
-        client.pods().inNamespace("other").resource(Fixtures.pod("twin", Map.of("home", "other"))).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("other")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.pods()
+                .inNamespace("default")
+                .resource(Fixtures.pod("twin", Map.of("home", "default")))
+                .create();
+        client.pods()
+                .inNamespace("other")
+                .resource(Fixtures.pod("twin", Map.of("home", "other")))
+                .create();
 
-        assertThat(client.pods().inNamespace("other").withName("twin").get().getMetadata().getLabels()).containsEntry("home", "other");
-        assertThat(client.pods().inNamespace("default").withName("twin").get().getMetadata().getLabels())
+        assertThat(client.pods()
+                        .inNamespace("other")
+                        .withName("twin")
+                        .get()
+                        .getMetadata()
+                        .getLabels())
+                .containsEntry("home", "other");
+        assertThat(client.pods()
+                        .inNamespace("default")
+                        .withName("twin")
+                        .get()
+                        .getMetadata()
+                        .getLabels())
                 .containsEntry("home", "default");
         assertThat(client.pods().inNamespace("missing").withName("twin").get()).isNull();
     }
@@ -76,7 +103,8 @@ class IndexedLookupTest {
 
         assertThat(list.getItems()).extracting(q -> q.getMetadata().getName()).containsExactly("a");
         long listed = Long.parseLong(list.getMetadata().getResourceVersion());
-        long newest = Long.parseLong(client.pods().withName("b").get().getMetadata().getResourceVersion());
+        long newest =
+                Long.parseLong(client.pods().withName("b").get().getMetadata().getResourceVersion());
         assertThat(listed).isGreaterThanOrEqualTo(newest);
     }
 }

@@ -74,7 +74,8 @@ class InjectedFaultsTest {
             events.await(e -> e.type().equals("ADDED"));
             server.faults().failNext("*", "/api/v1/nodes/n2", 409, 2);
 
-            assertThatThrownBy(() -> client.nodes().withName("n2").patch(MERGE, "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}"))
+            assertThatThrownBy(() ->
+                            client.nodes().withName("n2").patch(MERGE, "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}"))
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                         assertThat(e.getCode()).isEqualTo(409);
                         assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
@@ -86,7 +87,8 @@ class InjectedFaultsTest {
             watch.close();
         }
         Node stored = client.nodes().withName("n2").get();
-        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo(created.getMetadata().getResourceVersion());
+        assertThat(stored.getMetadata().getResourceVersion())
+                .isEqualTo(created.getMetadata().getResourceVersion());
         assertThat(stored.getMetadata().getLabels()).isNullOrEmpty();
     }
 
@@ -96,8 +98,9 @@ class InjectedFaultsTest {
         server.faults().failWrites(0.5, 7, 409, 500);
         List<Integer> codes = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            codes.add(codeOf(() -> client.nodes().withName("n3").patch(MERGE, "{\"metadata\":{\"labels\":{\"i\":\""
-                    + codes.size() + "\"}}}")));
+            codes.add(codeOf(() -> client.nodes()
+                    .withName("n3")
+                    .patch(MERGE, "{\"metadata\":{\"labels\":{\"i\":\"" + codes.size() + "\"}}}")));
         }
         List<Integer> reads = new ArrayList<>();
         for (int i = 0; i < 20; i++) {

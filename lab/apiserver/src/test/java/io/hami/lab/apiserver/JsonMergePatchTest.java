@@ -15,22 +15,26 @@ class JsonMergePatchTest {
     }
 
     @ParameterizedTest(name = "{0} + {1} = {2}")
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-            "{\"a\":\"b\"}                | {\"a\":\"c\"}                   | {\"a\":\"c\"}",
-            "{\"a\":\"b\"}                | {\"b\":\"c\"}                   | {\"a\":\"b\",\"b\":\"c\"}",
-            "{\"a\":\"b\"}                | {\"a\":null}                    | {}",
-            "{\"a\":\"b\",\"b\":\"c\"}    | {\"a\":null}                    | {\"b\":\"c\"}",
-            "{\"a\":[\"b\"]}              | {\"a\":\"c\"}                   | {\"a\":\"c\"}",
-            "{\"a\":\"c\"}                | {\"a\":[\"b\"]}                 | {\"a\":[\"b\"]}",
-            "{\"a\":{\"b\":\"c\"}}        | {\"a\":{\"b\":\"d\",\"c\":null}} | {\"a\":{\"b\":\"d\"}}",
-            "{\"a\":[{\"b\":\"c\"}]}      | {\"a\":[1]}                     | {\"a\":[1]}",
-            "[\"a\",\"b\"]                | [\"c\",\"d\"]                   | [\"c\",\"d\"]",
-            "{\"a\":\"b\"}                | [\"c\"]                         | [\"c\"]",
-            "{\"a\":\"foo\"}              | null                            | null",
-            "{\"a\":\"foo\"}              | \"bar\"                         | \"bar\"",
-            "{\"e\":null}                 | {\"a\":1}                       | {\"e\":null,\"a\":1}",
-            "[1,2]                        | {\"a\":\"b\",\"c\":null}        | {\"a\":\"b\"}",
-            "{}                           | {\"a\":{\"bb\":{\"ccc\":null}}} | {\"a\":{\"bb\":{}}}"})
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "{\"a\":\"b\"}                | {\"a\":\"c\"}                   | {\"a\":\"c\"}",
+                "{\"a\":\"b\"}                | {\"b\":\"c\"}                   | {\"a\":\"b\",\"b\":\"c\"}",
+                "{\"a\":\"b\"}                | {\"a\":null}                    | {}",
+                "{\"a\":\"b\",\"b\":\"c\"}    | {\"a\":null}                    | {\"b\":\"c\"}",
+                "{\"a\":[\"b\"]}              | {\"a\":\"c\"}                   | {\"a\":\"c\"}",
+                "{\"a\":\"c\"}                | {\"a\":[\"b\"]}                 | {\"a\":[\"b\"]}",
+                "{\"a\":{\"b\":\"c\"}}        | {\"a\":{\"b\":\"d\",\"c\":null}} | {\"a\":{\"b\":\"d\"}}",
+                "{\"a\":[{\"b\":\"c\"}]}      | {\"a\":[1]}                     | {\"a\":[1]}",
+                "[\"a\",\"b\"]                | [\"c\",\"d\"]                   | [\"c\",\"d\"]",
+                "{\"a\":\"b\"}                | [\"c\"]                         | [\"c\"]",
+                "{\"a\":\"foo\"}              | null                            | null",
+                "{\"a\":\"foo\"}              | \"bar\"                         | \"bar\"",
+                "{\"e\":null}                 | {\"a\":1}                       | {\"e\":null,\"a\":1}",
+                "[1,2]                        | {\"a\":\"b\",\"c\":null}        | {\"a\":\"b\"}",
+                "{}                           | {\"a\":{\"bb\":{\"ccc\":null}}} | {\"a\":{\"bb\":{}}}"
+            })
     void rfc7386AppendixA(String original, String patch, String result) {
         assertThat(JsonMergePatch.apply(json(original), json(patch))).isEqualTo(json(result));
     }
@@ -52,8 +56,8 @@ class JsonMergePatchTest {
                 + "\"spec\":{\"$setElementOrder/containers\":[{\"name\":\"main\"}],"
                 + "\"containers\":[{\"$patch\":\"replace\",\"name\":\"main\",\"image\":\"busybox:2\"}]}}");
 
-        assertThat(JsonMergePatch.withoutStrategicDirectives(patch)).isEqualTo(json(
-                "{\"metadata\":{\"labels\":{\"x\":\"y\",\"gone\":null}},"
+        assertThat(JsonMergePatch.withoutStrategicDirectives(patch))
+                .isEqualTo(json("{\"metadata\":{\"labels\":{\"x\":\"y\",\"gone\":null}},"
                         + "\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"busybox:2\"}]}}"));
     }
 }

@@ -49,8 +49,13 @@ class KubectlTest {
     }
 
     private static Result kubectl(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(KUBECTL.toString(), "--kubeconfig", kubeconfig.toString(),
-                "--cache-dir", cache.toString(), "--request-timeout=10s"));
+        List<String> command = new ArrayList<>(List.of(
+                KUBECTL.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                cache.toString(),
+                "--request-timeout=10s"));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         process.getOutputStream().close();
@@ -58,8 +63,8 @@ class KubectlTest {
             process.destroyForcibly();
             throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish in 30 s");
         }
-        return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(),
-                StandardCharsets.UTF_8));
+        return new Result(
+                process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
     @Test
@@ -94,12 +99,14 @@ class KubectlTest {
 
         Result created = kubectl("apply", "--validate=false", "-f", manifest.toString());
         assertThat(created.exitCode()).as(created.output()).isZero();
-        assertThat(client.pods().withName("applied").get().getMetadata().getLabels()).containsEntry("stage", "one");
+        assertThat(client.pods().withName("applied").get().getMetadata().getLabels())
+                .containsEntry("stage", "one");
 
         Files.writeString(manifest, Files.readString(manifest).replace("stage: one", "stage: two"));
         Result updated = kubectl("apply", "--validate=false", "-f", manifest.toString());
         assertThat(updated.exitCode()).as(updated.output()).isZero();
-        assertThat(client.pods().withName("applied").get().getMetadata().getLabels()).containsEntry("stage", "two");
+        assertThat(client.pods().withName("applied").get().getMetadata().getLabels())
+                .containsEntry("stage", "two");
 
         Result deleted = kubectl("delete", "pod", "applied");
         assertThat(deleted.exitCode()).as(deleted.output()).isZero();

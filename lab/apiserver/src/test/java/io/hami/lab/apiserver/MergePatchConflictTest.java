@@ -46,13 +46,17 @@ class MergePatchConflictTest {
     }
 
     private static String lockPatch(String resourceVersion, String holder) {
-        return "{\"metadata\":{\"resourceVersion\":\"" + resourceVersion + "\",\"annotations\":{\"hami.io/mutex.lock\":\""
-                + holder + "\"}}}";
+        return "{\"metadata\":{\"resourceVersion\":\"" + resourceVersion
+                + "\",\"annotations\":{\"hami.io/mutex.lock\":\"" + holder + "\"}}}";
     }
 
     @Test
     void twoClientsWithTheSameResourceVersionExactlyOneWins() throws Exception {
-        String version = first.nodes().resource(Fixtures.node("contested")).create().getMetadata().getResourceVersion();
+        String version = first.nodes()
+                .resource(Fixtures.node("contested"))
+                .create()
+                .getMetadata()
+                .getResourceVersion();
         CountDownLatch go = new CountDownLatch(1);
         List<Future<Node>> attempts = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
@@ -89,16 +93,21 @@ class MergePatchConflictTest {
     @Test
     void aStaleResourceVersionIsRejectedAndChangesNothing() {
         Node created = first.nodes().resource(Fixtures.node("stale")).create();
-        Node updated = first.nodes().withName("stale").patch(MERGE, lockPatch(created.getMetadata().getResourceVersion(),
-                "fresh"));
+        Node updated = first.nodes()
+                .withName("stale")
+                .patch(MERGE, lockPatch(created.getMetadata().getResourceVersion(), "fresh"));
 
-        assertThatThrownBy(() -> second.nodes().withName("stale").patch(MERGE,
-                lockPatch(created.getMetadata().getResourceVersion(), "late")))
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+        assertThatThrownBy(() -> second.nodes()
+                        .withName("stale")
+                        .patch(MERGE, lockPatch(created.getMetadata().getResourceVersion(), "late")))
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(409));
 
         Node stored = first.nodes().withName("stale").get();
         assertThat(stored.getMetadata().getAnnotations()).containsEntry("hami.io/mutex.lock", "fresh");
-        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo(updated.getMetadata().getResourceVersion());
+        assertThat(stored.getMetadata().getResourceVersion())
+                .isEqualTo(updated.getMetadata().getResourceVersion());
     }
 
     @Test
@@ -108,7 +117,9 @@ class MergePatchConflictTest {
         Node b = second.nodes().withName("unguarded").patch(MERGE, "{\"metadata\":{\"labels\":{\"w\":\"b\"}}}");
 
         assertThat(b.getMetadata().getLabels()).containsEntry("w", "b");
-        assertThat(List.of(created, a, b)).extracting(n -> Long.parseLong(n.getMetadata().getResourceVersion()))
-                .isSorted().doesNotHaveDuplicates();
+        assertThat(List.of(created, a, b))
+                .extracting(n -> Long.parseLong(n.getMetadata().getResourceVersion()))
+                .isSorted()
+                .doesNotHaveDuplicates();
     }
 }

@@ -34,8 +34,12 @@ class MergePatchNullDeletesKeyTest {
 
     private static Node lockedNode(String name) {
         Node node = Fixtures.node(name);
-        node.getMetadata().setAnnotations(Map.of("hami.io/mutex.lock", "2026-08-01T06:00:00Z,ns,pod-a",
-                "hami.io/node-handshake", "Requesting_2026-08-01 06:00:00"));
+        node.getMetadata()
+                .setAnnotations(Map.of(
+                        "hami.io/mutex.lock",
+                        "2026-08-01T06:00:00Z,ns,pod-a",
+                        "hami.io/node-handshake",
+                        "Requesting_2026-08-01 06:00:00"));
         return client.nodes().resource(node).create();
     }
 
@@ -43,8 +47,9 @@ class MergePatchNullDeletesKeyTest {
     void nullAnnotationIsRemovedAndSiblingsAreKept() {
         lockedNode("release");
 
-        Node patched = client.nodes().withName("release").patch(MERGE,
-                "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":null}}}");
+        Node patched = client.nodes()
+                .withName("release")
+                .patch(MERGE, "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":null}}}");
 
         assertThat(patched.getMetadata().getAnnotations())
                 .doesNotContainKey("hami.io/mutex.lock")
@@ -57,8 +62,9 @@ class MergePatchNullDeletesKeyTest {
     void nullDeletesAtAnyDepthAndWholeObjects() {
         lockedNode("deep");
 
-        client.nodes().withName("deep").patch(MERGE, "{\"metadata\":{\"annotations\":null},\"spec\":{\"podCIDR\":"
-                + "\"10.0.0.0/24\"}}");
+        client.nodes()
+                .withName("deep")
+                .patch(MERGE, "{\"metadata\":{\"annotations\":null},\"spec\":{\"podCIDR\":" + "\"10.0.0.0/24\"}}");
         client.nodes().withName("deep").patch(MERGE, "{\"spec\":{\"podCIDR\":null}}");
 
         Node stored = client.nodes().withName("deep").get();
@@ -71,11 +77,14 @@ class MergePatchNullDeletesKeyTest {
     void nullForAMissingKeyChangesNothing() {
         Node created = lockedNode("absent");
 
-        Node patched = client.nodes().withName("absent").patch(MERGE,
-                "{\"metadata\":{\"annotations\":{\"no-such-key\":null}}}");
+        Node patched = client.nodes()
+                .withName("absent")
+                .patch(MERGE, "{\"metadata\":{\"annotations\":{\"no-such-key\":null}}}");
 
-        assertThat(patched.getMetadata().getAnnotations()).isEqualTo(created.getMetadata().getAnnotations());
-        assertThat(patched.getMetadata().getResourceVersion()).isEqualTo(created.getMetadata().getResourceVersion());
+        assertThat(patched.getMetadata().getAnnotations())
+                .isEqualTo(created.getMetadata().getAnnotations());
+        assertThat(patched.getMetadata().getResourceVersion())
+                .isEqualTo(created.getMetadata().getResourceVersion());
     }
 
     @Test
@@ -86,7 +95,9 @@ class MergePatchNullDeletesKeyTest {
         try {
             events.await(e -> e.type().equals("ADDED"));
 
-            client.nodes().withName("watched").patch(MERGE, "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":null}}}");
+            client.nodes()
+                    .withName("watched")
+                    .patch(MERGE, "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":null}}}");
 
             var modified = events.await(e -> e.type().equals("MODIFIED"));
             assertThat(modified.object().getMetadata().getAnnotations()).doesNotContainKey("hami.io/mutex.lock");

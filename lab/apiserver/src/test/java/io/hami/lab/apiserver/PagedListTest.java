@@ -41,7 +41,12 @@ class PagedListTest {
     }
 
     private PodList page(long limit, String token) {
-        return client.pods().inAnyNamespace().list(new ListOptionsBuilder().withLimit(limit).withContinue(token).build());
+        return client.pods()
+                .inAnyNamespace()
+                .list(new ListOptionsBuilder()
+                        .withLimit(limit)
+                        .withContinue(token)
+                        .build());
     }
 
     @Test
@@ -56,7 +61,8 @@ class PagedListTest {
         int pages = 1;
         while (token != null && !token.isEmpty()) {
             PodList next = page(3, token);
-            assertThat(next.getMetadata().getResourceVersion()).isEqualTo(first.getMetadata().getResourceVersion());
+            assertThat(next.getMetadata().getResourceVersion())
+                    .isEqualTo(first.getMetadata().getResourceVersion());
             next.getItems().forEach(p -> names.add(p.getMetadata().getName()));
             token = next.getMetadata().getContinue();
             pages++;
@@ -71,8 +77,10 @@ class PagedListTest {
 
     @Test
     void anUnknownTokenIsGone() {
-        assertThatThrownBy(() -> page(3, "99:0")).isInstanceOfSatisfying(KubernetesClientException.class,
-                e -> assertThat(e.getCode()).isEqualTo(410));
+        assertThatThrownBy(() -> page(3, "99:0"))
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(410));
     }
 
     @Test
@@ -85,8 +93,7 @@ class PagedListTest {
             }
 
             @Override
-            public void onUpdate(Pod old, Pod pod) {
-            }
+            public void onUpdate(Pod old, Pod pod) {}
 
             @Override
             public void onDelete(Pod pod, boolean unknown) {

@@ -37,9 +37,16 @@ class PodBindingSetsNodeNameTest {
 
     private static Binding binding(String pod, String node) {
         return new BindingBuilder()
-                .withNewMetadata().withName(pod).withNamespace("default")
-                .withAnnotations(Map.of("hami.io/bind-phase", "allocating")).endMetadata()
-                .withNewTarget().withKind("Node").withApiVersion("v1").withName(node).endTarget()
+                .withNewMetadata()
+                .withName(pod)
+                .withNamespace("default")
+                .withAnnotations(Map.of("hami.io/bind-phase", "allocating"))
+                .endMetadata()
+                .withNewTarget()
+                .withKind("Node")
+                .withApiVersion("v1")
+                .withName(node)
+                .endTarget()
                 .build();
     }
 
@@ -55,9 +62,13 @@ class PodBindingSetsNodeNameTest {
         try {
             events.await(e -> e.type().equals("ADDED") && e.name().equals("collection"));
 
-            client.bindings().inNamespace("default").resource(binding("collection", "gpu-node-1")).create();
+            client.bindings()
+                    .inNamespace("default")
+                    .resource(binding("collection", "gpu-node-1"))
+                    .create();
 
-            var modified = events.await(e -> e.type().equals("MODIFIED") && e.name().equals("collection"));
+            var modified =
+                    events.await(e -> e.type().equals("MODIFIED") && e.name().equals("collection"));
             assertThat(modified.object().getSpec().getNodeName()).isEqualTo("gpu-node-1");
         } finally {
             informer.close();
@@ -76,16 +87,23 @@ class PodBindingSetsNodeNameTest {
         String answer = client.raw(subresource("subresource"), "POST", binding("subresource", "gpu-node-2"));
 
         assertThat(answer).contains("\"status\":\"Success\"", "\"code\":201");
-        assertThat(client.pods().withName("subresource").get().getSpec().getNodeName()).isEqualTo("gpu-node-2");
+        assertThat(client.pods().withName("subresource").get().getSpec().getNodeName())
+                .isEqualTo("gpu-node-2");
     }
 
     @Test
     void bindingABoundPodIsAConflictAndKeepsTheFirstNode() {
         client.pods().resource(Fixtures.pod("twice")).create();
-        client.bindings().inNamespace("default").resource(binding("twice", "first")).create();
+        client.bindings()
+                .inNamespace("default")
+                .resource(binding("twice", "first"))
+                .create();
         String version = client.pods().withName("twice").get().getMetadata().getResourceVersion();
 
-        assertThatThrownBy(() -> client.bindings().inNamespace("default").resource(binding("twice", "second")).create())
+        assertThatThrownBy(() -> client.bindings()
+                        .inNamespace("default")
+                        .resource(binding("twice", "second"))
+                        .create())
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(409);
                     assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
@@ -111,8 +129,11 @@ class PodBindingSetsNodeNameTest {
         client.pods().resource(Fixtures.pod("mismatch")).create();
 
         assertThatThrownBy(() -> client.raw(subresource("mismatch"), "POST", binding("other", "n")))
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(400));
-        assertThat(client.pods().withName("mismatch").get().getSpec().getNodeName()).isNull();
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(400));
+        assertThat(client.pods().withName("mismatch").get().getSpec().getNodeName())
+                .isNull();
     }
 
     @Test
@@ -137,6 +158,7 @@ class PodBindingSetsNodeNameTest {
 
         assertThat(outcomes).containsExactlyInAnyOrder(201, 409);
         String winner = outcomes[0] == 201 ? "node-0" : "node-1";
-        assertThat(client.pods().withName("raced").get().getSpec().getNodeName()).isEqualTo(winner);
+        assertThat(client.pods().withName("raced").get().getSpec().getNodeName())
+                .isEqualTo(winner);
     }
 }

@@ -36,11 +36,17 @@ class PythonClientTest {
     @Test
     void listsWithSelectorsAndPatchesNodesAndPods(@TempDir Path dir) throws Exception {
         assumeTrue(Files.isExecutable(PYTHON), "no " + PYTHON);
-        assumeTrue(run(new ProcessBuilder(PYTHON.toString(), "-c", "import kubernetes")).exitValue() == 0,
+        assumeTrue(
+                run(new ProcessBuilder(PYTHON.toString(), "-c", "import kubernetes"))
+                                .exitValue()
+                        == 0,
                 "python3-kubernetes is not installed (scripts/install-test-deps.sh installs it)");
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(); KubernetesClient client = server.newClient()) {
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubernetesClient client = server.newClient()) {
             client.nodes().resource(Fixtures.node("py-node")).create();
-            client.pods().resource(Fixtures.pod("py-web", Map.of("app", "web", "stage", "one"))).create();
+            client.pods()
+                    .resource(Fixtures.pod("py-web", Map.of("app", "web", "stage", "one")))
+                    .create();
             client.pods().resource(Fixtures.pod("py-db", Map.of("app", "db"))).create();
             Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
             Path script = Files.writeString(dir.resolve("client.py"), SCRIPT);
@@ -51,8 +57,10 @@ class PythonClientTest {
 
             assertThat(python.exitValue()).as(output).isZero();
             assertThat(output).contains("nodes=py-node", "web-pods=default/py-web\n", "node-annotation=python");
-            assertThat(client.nodes().withName("py-node").get().getMetadata().getAnnotations()).containsEntry("patched-by", "python");
-            assertThat(client.pods().withName("py-web").get().getMetadata().getLabels()).containsEntry("stage", "two")
+            assertThat(client.nodes().withName("py-node").get().getMetadata().getAnnotations())
+                    .containsEntry("patched-by", "python");
+            assertThat(client.pods().withName("py-web").get().getMetadata().getLabels())
+                    .containsEntry("stage", "two")
                     .containsEntry("app", "web");
         }
     }

@@ -42,28 +42,37 @@ class SetBasedLabelSelectorTest {
     @BeforeEach
     void pods() {
         client.pods().inNamespace("default").delete();
-        client.pods().resource(Fixtures.pod("nvidia-a", Map.of("vendor", "nvidia", "tier", "a"))).create();
-        client.pods().resource(Fixtures.pod("nvidia-b", Map.of("vendor", "nvidia", "tier", "b"))).create();
-        client.pods().resource(Fixtures.pod("mlu", Map.of("vendor", "cambricon"))).create();
+        client.pods()
+                .resource(Fixtures.pod("nvidia-a", Map.of("vendor", "nvidia", "tier", "a")))
+                .create();
+        client.pods()
+                .resource(Fixtures.pod("nvidia-b", Map.of("vendor", "nvidia", "tier", "b")))
+                .create();
+        client.pods()
+                .resource(Fixtures.pod("mlu", Map.of("vendor", "cambricon")))
+                .create();
         client.pods().resource(Fixtures.pod("plain", Map.of("tier", "a"))).create();
     }
 
     private static List<String> select(String selector) {
         return client.pods().withLabelSelector(selector).list().getItems().stream()
-                .map(p -> p.getMetadata().getName()).toList();
+                .map(p -> p.getMetadata().getName())
+                .toList();
     }
 
     @Test
     void inSelectsListedValues() {
         assertThat(select("vendor in (nvidia, hygon)")).containsExactlyInAnyOrder("nvidia-a", "nvidia-b");
         assertThat(client.pods().withLabelIn("vendor", "cambricon").list().getItems())
-                .extracting(p -> p.getMetadata().getName()).containsExactly("mlu");
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly("mlu");
     }
 
     @Test
     void notinAlsoSelectsObjectsWithoutTheKey() {
         assertThat(client.pods().withLabelNotIn("vendor", "nvidia").list().getItems())
-                .extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("mlu", "plain");
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactlyInAnyOrder("mlu", "plain");
     }
 
     @Test
@@ -71,11 +80,23 @@ class SetBasedLabelSelectorTest {
         assertThat(select("vendor,tier notin (b)")).containsExactlyInAnyOrder("nvidia-a", "mlu");
         assertThat(select("!vendor,tier=a")).containsExactly("plain");
         assertThat(select("vendor in (nvidia,cambricon),tier!=a")).containsExactlyInAnyOrder("nvidia-b", "mlu");
-        assertThat(client.pods().withLabelSelector(new LabelSelectorBuilder()
-                .addToMatchLabels("tier", "a")
-                .addNewMatchExpression().withKey("vendor").withOperator("NotIn").withValues("cambricon").endMatchExpression()
-                .addNewMatchExpression().withKey("vendor").withOperator("Exists").endMatchExpression()
-                .build()).list().getItems()).extracting(p -> p.getMetadata().getName()).containsExactly("nvidia-a");
+        assertThat(client.pods()
+                        .withLabelSelector(new LabelSelectorBuilder()
+                                .addToMatchLabels("tier", "a")
+                                .addNewMatchExpression()
+                                .withKey("vendor")
+                                .withOperator("NotIn")
+                                .withValues("cambricon")
+                                .endMatchExpression()
+                                .addNewMatchExpression()
+                                .withKey("vendor")
+                                .withOperator("Exists")
+                                .endMatchExpression()
+                                .build())
+                        .list()
+                        .getItems())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly("nvidia-a");
     }
 
     @Test
@@ -92,11 +113,18 @@ class SetBasedLabelSelectorTest {
         RecordingHandler<Pod> events = new RecordingHandler<>();
         Watch watch = client.pods().withLabelIn("vendor", "hygon", "mthreads").watch(events);
         try {
-            client.pods().resource(Fixtures.pod("dcu", Map.of("vendor", "hygon"))).create();
-            client.pods().resource(Fixtures.pod("other", Map.of("vendor", "nvidia"))).create();
-            client.pods().resource(Fixtures.pod("mt", Map.of("vendor", "mthreads"))).create();
+            client.pods()
+                    .resource(Fixtures.pod("dcu", Map.of("vendor", "hygon")))
+                    .create();
+            client.pods()
+                    .resource(Fixtures.pod("other", Map.of("vendor", "nvidia")))
+                    .create();
+            client.pods()
+                    .resource(Fixtures.pod("mt", Map.of("vendor", "mthreads")))
+                    .create();
 
-            List<String> seen = events.drain(Duration.ofMillis(500)).stream().map(e -> e.type() + " " + e.name())
+            List<String> seen = events.drain(Duration.ofMillis(500)).stream()
+                    .map(e -> e.type() + " " + e.name())
                     .toList();
             assertThat(seen).containsExactly("ADDED dcu", "ADDED mt");
         } finally {
@@ -108,7 +136,9 @@ class SetBasedLabelSelectorTest {
     void deleteCollectionDeletesOnlySelectedObjects() {
         client.pods().withLabelIn("vendor", "nvidia").delete();
 
-        assertThat(client.pods().list().getItems()).extracting(HasMetadata::getMetadata)
-                .extracting(m -> m.getName()).containsExactlyInAnyOrder("mlu", "plain");
+        assertThat(client.pods().list().getItems())
+                .extracting(HasMetadata::getMetadata)
+                .extracting(m -> m.getName())
+                .containsExactlyInAnyOrder("mlu", "plain");
     }
 }

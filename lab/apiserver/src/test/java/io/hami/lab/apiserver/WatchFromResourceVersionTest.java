@@ -36,10 +36,17 @@ class WatchFromResourceVersionTest {
 
     private static List<String> watched(String resourceVersion, Runnable thenWrite) throws InterruptedException {
         RecordingHandler<Pod> events = new RecordingHandler<>();
-        Watch watch = client.pods().watch(new ListOptionsBuilder().withResourceVersion(resourceVersion).build(), events);
+        Watch watch = client.pods()
+                .watch(
+                        new ListOptionsBuilder()
+                                .withResourceVersion(resourceVersion)
+                                .build(),
+                        events);
         try {
             thenWrite.run();
-            return events.drain(Duration.ofMillis(400)).stream().map(e -> e.type() + " " + e.name()).toList();
+            return events.drain(Duration.ofMillis(400)).stream()
+                    .map(e -> e.type() + " " + e.name())
+                    .toList();
         } finally {
             watch.close();
         }
@@ -60,6 +67,6 @@ class WatchFromResourceVersionTest {
         });
 
         assertThat(events).containsExactly("ADDED newer", "MODIFIED newer", "DELETED old");
-        assertThat(watched(null, () -> { })).containsExactly("ADDED newer");
+        assertThat(watched(null, () -> {})).containsExactly("ADDED newer");
     }
 }

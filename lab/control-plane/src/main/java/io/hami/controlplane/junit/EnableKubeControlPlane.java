@@ -18,5 +18,4 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith(KubeControlPlaneExtension.class)
-public @interface EnableKubeControlPlane {
-}
+public @interface EnableKubeControlPlane {}

@@ -15,9 +15,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 
 /** See {@link EnableKubeControlPlane}. */
-public final class KubeControlPlaneExtension implements BeforeAllCallback, TestInstancePostProcessor,
-        ParameterResolver {
-    private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(KubeControlPlaneExtension.class);
+public final class KubeControlPlaneExtension
+        implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
+    private static final ExtensionContext.Namespace NS =
+            ExtensionContext.Namespace.create(KubeControlPlaneExtension.class);
 
     /** Closed by JUnit when the root context closes: at the end of the test run of this JVM. */
     private record Shared(KubeControlPlane plane) implements AutoCloseable {
@@ -28,11 +29,20 @@ public final class KubeControlPlaneExtension implements BeforeAllCallback, TestI
     }
 
     static KubeControlPlane shared(ExtensionContext context) {
-        return context.getRoot().getStore(NS).getOrComputeIfAbsent(Shared.class, k -> {
-            Path base = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolve("target/control-plane");
-            Path work = base.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
-            return new Shared(KubeControlPlane.start(ControlPlaneBinaries.locate(), work));
-        }, Shared.class).plane();
+        return context.getRoot()
+                .getStore(NS)
+                .getOrComputeIfAbsent(
+                        Shared.class,
+                        k -> {
+                            Path base = Path.of(System.getProperty("basedir", "."))
+                                    .toAbsolutePath()
+                                    .resolve("target/control-plane");
+                            Path work = base.resolve(
+                                    LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
+                            return new Shared(KubeControlPlane.start(ControlPlaneBinaries.locate(), work));
+                        },
+                        Shared.class)
+                .plane();
     }
 
     @Override
@@ -46,7 +56,8 @@ public final class KubeControlPlaneExtension implements BeforeAllCallback, TestI
         inject(context, testInstance, shared(context));
     }
 
-    private static void inject(ExtensionContext context, Object instance, KubeControlPlane plane) throws IllegalAccessException {
+    private static void inject(ExtensionContext context, Object instance, KubeControlPlane plane)
+            throws IllegalAccessException {
         for (Class<?> c = context.getRequiredTestClass(); c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
                 if (Modifier.isStatic(f.getModifiers()) != (instance == null) || Modifier.isFinal(f.getModifiers())) {
@@ -68,11 +79,14 @@ public final class KubeControlPlaneExtension implements BeforeAllCallback, TestI
         if (type == KubernetesClient.class) {
             // One client per test class, closed with it.
             ExtensionContext classContext = context;
-            while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent()) {
+            while (classContext.getTestMethod().isPresent()
+                    && classContext.getParent().isPresent()) {
                 classContext = classContext.getParent().get();
             }
-            return classContext.getStore(NS).getOrComputeIfAbsent(ClassClient.class, k -> new ClassClient(plane.newClient()),
-                    ClassClient.class).client();
+            return classContext
+                    .getStore(NS)
+                    .getOrComputeIfAbsent(ClassClient.class, k -> new ClassClient(plane.newClient()), ClassClient.class)
+                    .client();
         }
         return null;
     }

@@ -73,6 +73,7 @@ public abstract class ApiBehaviourContract {
 
     /** Unique per test class run: nodes are cluster-scoped, and the real server may be shared with other classes. */
     protected final String run = UUID.randomUUID().toString().substring(0, 8);
+
     protected String ns;
 
     @BeforeAll
@@ -87,7 +88,8 @@ public abstract class ApiBehaviourContract {
     void mergePatchNullDeletesAnnotationAndWholeLabelMap() {
         createPod(pod("merge-null", Map.of("app", "x"), Map.of("a", "1", "b", "2")));
 
-        Pod patched = mergePatchPod("merge-null",
+        Pod patched = mergePatchPod(
+                "merge-null",
                 "{\"metadata\":{\"annotations\":{\"a\":null,\"c\":\"3\",\"missing\":null},\"labels\":null}}");
 
         assertThat(patched.getMetadata().getAnnotations()).isEqualTo(Map.of("b", "2", "c", "3"));
@@ -98,12 +100,25 @@ public abstract class ApiBehaviourContract {
     @Test
     void mergePatchNullDeletesNodeSpecFields() {
         String name = node("merge-spec");
-        client().nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewSpec().withUnschedulable(true).addNewTaint().withKey("hami.io/t").withValue("v")
-                .withEffect("NoSchedule").endTaint().endSpec().build()).create();
+        client().nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withUnschedulable(true)
+                        .addNewTaint()
+                        .withKey("hami.io/t")
+                        .withValue("v")
+                        .withEffect("NoSchedule")
+                        .endTaint()
+                        .endSpec()
+                        .build())
+                .create();
 
-        client().nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"spec\":{\"unschedulable\":null,\"taints\":null}}");
+        client().nodes()
+                .withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"unschedulable\":null,\"taints\":null}}");
 
         Node stored = client().nodes().withName(name).get();
         assertThat(stored.getSpec().getUnschedulable()).isNull();
@@ -114,18 +129,30 @@ public abstract class ApiBehaviourContract {
     void mergePatchThatChangesNothingKeepsTheResourceVersion() {
         Pod pod = createPod(pod("merge-noop", Map.of(), Map.of("hami.io/bind-phase", "allocating")));
         String nodeName = node("merge-noop");
-        Node node = client().nodes().resource(new NodeBuilder().withNewMetadata().withName(nodeName)
-                .withAnnotations(Map.of("hami.io/node-handshake", "Requesting_2024.01.01 00:00:00")).endMetadata()
-                .build()).create();
+        Node node = client().nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(nodeName)
+                        .withAnnotations(Map.of("hami.io/node-handshake", "Requesting_2024.01.01 00:00:00"))
+                        .endMetadata()
+                        .build())
+                .create();
 
-        Pod samePod = mergePatchPod("merge-noop",
+        Pod samePod = mergePatchPod(
+                "merge-noop",
                 "{\"metadata\":{\"annotations\":{\"hami.io/bind-phase\":\"allocating\",\"absent\":null}}}");
-        Node sameNode = client().nodes().withName(nodeName).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":{\"hami.io/node-handshake\":\"Requesting_2024.01.01 00:00:00\"}}}");
+        Node sameNode = client().nodes()
+                .withName(nodeName)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"hami.io/node-handshake\":\"Requesting_2024.01.01 00:00:00\"}}}");
 
-        assertThat(samePod.getMetadata().getResourceVersion()).isEqualTo(pod.getMetadata().getResourceVersion());
-        assertThat(sameNode.getMetadata().getResourceVersion()).isEqualTo(node.getMetadata().getResourceVersion());
-        assertThat(getPod("merge-noop").getMetadata().getResourceVersion()).isEqualTo(pod.getMetadata().getResourceVersion());
+        assertThat(samePod.getMetadata().getResourceVersion())
+                .isEqualTo(pod.getMetadata().getResourceVersion());
+        assertThat(sameNode.getMetadata().getResourceVersion())
+                .isEqualTo(node.getMetadata().getResourceVersion());
+        assertThat(getPod("merge-noop").getMetadata().getResourceVersion())
+                .isEqualTo(pod.getMetadata().getResourceVersion());
     }
 
     // ---------------------------------------------------------------- JSON patch (RFC 6902)
@@ -134,8 +161,10 @@ public abstract class ApiBehaviourContract {
     void jsonPatchAddsAndRemovesAnnotationsWithEscapedSlashes() {
         createPod(pod("json-escape", Map.of(), Map.of("hami.io/keep", "k", "hami.io/drop", "d")));
 
-        jsonPatchPod("json-escape", "[{\"op\":\"add\",\"path\":\"/metadata/annotations/hami.io~1vgpu-node\",\"value\":\"n1\"},"
-                + "{\"op\":\"remove\",\"path\":\"/metadata/annotations/hami.io~1drop\"}]");
+        jsonPatchPod(
+                "json-escape",
+                "[{\"op\":\"add\",\"path\":\"/metadata/annotations/hami.io~1vgpu-node\",\"value\":\"n1\"},"
+                        + "{\"op\":\"remove\",\"path\":\"/metadata/annotations/hami.io~1drop\"}]");
 
         assertThat(getPod("json-escape").getMetadata().getAnnotations())
                 .isEqualTo(Map.of("hami.io/keep", "k", "hami.io/vgpu-node", "n1"));
@@ -145,8 +174,10 @@ public abstract class ApiBehaviourContract {
     void jsonPatchWithAPassingTestApplies() {
         createPod(pod("json-test-ok", Map.of("lock", "free"), Map.of()));
 
-        jsonPatchPod("json-test-ok", "[{\"op\":\"test\",\"path\":\"/metadata/labels/lock\",\"value\":\"free\"},"
-                + "{\"op\":\"replace\",\"path\":\"/metadata/labels/lock\",\"value\":\"mine\"}]");
+        jsonPatchPod(
+                "json-test-ok",
+                "[{\"op\":\"test\",\"path\":\"/metadata/labels/lock\",\"value\":\"free\"},"
+                        + "{\"op\":\"replace\",\"path\":\"/metadata/labels/lock\",\"value\":\"mine\"}]");
 
         assertThat(getPod("json-test-ok").getMetadata().getLabels()).isEqualTo(Map.of("lock", "mine"));
     }
@@ -155,7 +186,8 @@ public abstract class ApiBehaviourContract {
     void jsonPatchWithAFailingTestIsInvalidAndChangesNothing() {
         Pod pod = createPod(pod("json-test-fail", Map.of("lock", "held"), Map.of()));
 
-        KubernetesClientException e = failure(() -> jsonPatchPod("json-test-fail",
+        KubernetesClientException e = failure(() -> jsonPatchPod(
+                "json-test-fail",
                 "[{\"op\":\"test\",\"path\":\"/metadata/labels/lock\",\"value\":\"free\"},"
                         + "{\"op\":\"replace\",\"path\":\"/metadata/labels/lock\",\"value\":\"mine\"}]"));
 
@@ -163,15 +195,16 @@ public abstract class ApiBehaviourContract {
         assertThat(e.getStatus().getReason()).isEqualTo("Invalid");
         Pod stored = getPod("json-test-fail");
         assertThat(stored.getMetadata().getLabels()).isEqualTo(Map.of("lock", "held"));
-        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo(pod.getMetadata().getResourceVersion());
+        assertThat(stored.getMetadata().getResourceVersion())
+                .isEqualTo(pod.getMetadata().getResourceVersion());
     }
 
     @Test
     void jsonPatchRemovingAMissingKeyIsInvalid() {
         createPod(pod("json-remove-missing", Map.of(), Map.of("a", "1")));
 
-        KubernetesClientException e = failure(() -> jsonPatchPod("json-remove-missing",
-                "[{\"op\":\"remove\",\"path\":\"/metadata/annotations/hami.io~1absent\"}]"));
+        KubernetesClientException e = failure(() -> jsonPatchPod(
+                "json-remove-missing", "[{\"op\":\"remove\",\"path\":\"/metadata/annotations/hami.io~1absent\"}]"));
 
         assertThat(e.getCode()).isEqualTo(422);
         assertThat(getPod("json-remove-missing").getMetadata().getAnnotations()).isEqualTo(Map.of("a", "1"));
@@ -182,13 +215,17 @@ public abstract class ApiBehaviourContract {
     void jsonPatchAddingUnderAMissingParentIsInvalid() {
         createPod(pod("json-no-parent", Map.of(), Map.of()));
 
-        KubernetesClientException e = failure(() -> jsonPatchPod("json-no-parent",
+        KubernetesClientException e = failure(() -> jsonPatchPod(
+                "json-no-parent",
                 "[{\"op\":\"add\",\"path\":\"/metadata/annotations/hami.io~1vgpu-node\",\"value\":\"n1\"}]"));
-        jsonPatchPod("json-no-parent", "[{\"op\":\"add\",\"path\":\"/metadata/annotations\",\"value\":{}},"
-                + "{\"op\":\"add\",\"path\":\"/metadata/annotations/hami.io~1vgpu-node\",\"value\":\"n1\"}]");
+        jsonPatchPod(
+                "json-no-parent",
+                "[{\"op\":\"add\",\"path\":\"/metadata/annotations\",\"value\":{}},"
+                        + "{\"op\":\"add\",\"path\":\"/metadata/annotations/hami.io~1vgpu-node\",\"value\":\"n1\"}]");
 
         assertThat(e.getCode()).isEqualTo(422);
-        assertThat(getPod("json-no-parent").getMetadata().getAnnotations()).isEqualTo(Map.of("hami.io/vgpu-node", "n1"));
+        assertThat(getPod("json-no-parent").getMetadata().getAnnotations())
+                .isEqualTo(Map.of("hami.io/vgpu-node", "n1"));
     }
 
     // ---------------------------------------------------------------- pods/binding
@@ -198,16 +235,21 @@ public abstract class ApiBehaviourContract {
         Pod pod = createPod(pod("bind-sub", Map.of(), Map.of("kept", "yes")));
         String node = node("bind-sub");
 
-        String answer = client().raw(url("/api/v1/namespaces/" + ns + "/pods/bind-sub/binding"), "POST",
-                binding("bind-sub", node, null, Map.of("hami.io/bind-phase", "allocating")));
+        String answer = client().raw(
+                        url("/api/v1/namespaces/" + ns + "/pods/bind-sub/binding"),
+                        "POST",
+                        binding("bind-sub", node, null, Map.of("hami.io/bind-phase", "allocating")));
 
         assertThat(answer).contains("\"status\":\"Success\"");
         Pod bound = getPod("bind-sub");
         assertThat(bound.getSpec().getNodeName()).isEqualTo(node);
         assertThat(bound.getMetadata().getAnnotations())
                 .isEqualTo(Map.of("kept", "yes", "hami.io/bind-phase", "allocating"));
-        assertThat(bound.getStatus().getConditions()).filteredOn(c -> c.getType().equals("PodScheduled"))
-                .singleElement().extracting(PodCondition::getStatus).isEqualTo("True");
+        assertThat(bound.getStatus().getConditions())
+                .filteredOn(c -> c.getType().equals("PodScheduled"))
+                .singleElement()
+                .extracting(PodCondition::getStatus)
+                .isEqualTo("True");
         assertThat(version(bound)).isGreaterThan(version(pod));
     }
 
@@ -217,7 +259,9 @@ public abstract class ApiBehaviourContract {
         String node = node("bind-collection");
 
         // What the scheduler's Binder posts: the pod's uid as a precondition.
-        client().bindings().inNamespace(ns).resource(binding("bind-collection", node, pod.getMetadata().getUid(), Map.of()))
+        client().bindings()
+                .inNamespace(ns)
+                .resource(binding("bind-collection", node, pod.getMetadata().getUid(), Map.of()))
                 .create();
 
         assertThat(getPod("bind-collection").getSpec().getNodeName()).isEqualTo(node);
@@ -232,7 +276,9 @@ public abstract class ApiBehaviourContract {
         createPod(pod("bind-uid", Map.of(), Map.of()));
         String node = node("bind-uid");
 
-        client().bindings().inNamespace(ns).resource(binding("bind-uid", node, UUID.randomUUID().toString(), Map.of()))
+        client().bindings()
+                .inNamespace(ns)
+                .resource(binding("bind-uid", node, UUID.randomUUID().toString(), Map.of()))
                 .create();
 
         assertThat(getPod("bind-uid").getSpec().getNodeName()).isEqualTo(node);
@@ -242,11 +288,16 @@ public abstract class ApiBehaviourContract {
     void bindingABoundPodIsAConflictAndKeepsTheFirstNode() {
         createPod(pod("bind-twice", Map.of(), Map.of()));
         String first = node("bind-first");
-        client().bindings().inNamespace(ns).resource(binding("bind-twice", first, null, Map.of())).create();
+        client().bindings()
+                .inNamespace(ns)
+                .resource(binding("bind-twice", first, null, Map.of()))
+                .create();
         String version = getPod("bind-twice").getMetadata().getResourceVersion();
 
-        KubernetesClientException e = failure(() -> client().raw(url("/api/v1/namespaces/" + ns + "/pods/bind-twice/binding"),
-                "POST", binding("bind-twice", node("bind-second"), null, Map.of())));
+        KubernetesClientException e = failure(() -> client().raw(
+                        url("/api/v1/namespaces/" + ns + "/pods/bind-twice/binding"),
+                        "POST",
+                        binding("bind-twice", node("bind-second"), null, Map.of())));
 
         assertThat(e.getCode()).isEqualTo(409);
         assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
@@ -258,8 +309,10 @@ public abstract class ApiBehaviourContract {
 
     @Test
     void bindingAMissingPodIsNotFound() {
-        KubernetesClientException e = failure(() -> client().raw(url("/api/v1/namespaces/" + ns + "/pods/bind-ghost/binding"),
-                "POST", binding("bind-ghost", node("bind-ghost"), null, Map.of())));
+        KubernetesClientException e = failure(() -> client().raw(
+                        url("/api/v1/namespaces/" + ns + "/pods/bind-ghost/binding"),
+                        "POST",
+                        binding("bind-ghost", node("bind-ghost"), null, Map.of())));
 
         assertThat(e.getCode()).isEqualTo(404);
         assertThat(e.getStatus().getReason()).isEqualTo("NotFound");
@@ -270,8 +323,10 @@ public abstract class ApiBehaviourContract {
     void bindingSubresourceNameMustMatchTheBinding() {
         createPod(pod("bind-mismatch", Map.of(), Map.of()));
 
-        KubernetesClientException e = failure(() -> client().raw(url("/api/v1/namespaces/" + ns + "/pods/bind-mismatch/binding"),
-                "POST", binding("bind-other", node("bind-mismatch"), null, Map.of())));
+        KubernetesClientException e = failure(() -> client().raw(
+                        url("/api/v1/namespaces/" + ns + "/pods/bind-mismatch/binding"),
+                        "POST",
+                        binding("bind-other", node("bind-mismatch"), null, Map.of())));
 
         assertThat(e.getCode()).isEqualTo(400);
         assertThat(e.getStatus().getReason()).isEqualTo("BadRequest");
@@ -293,37 +348,78 @@ public abstract class ApiBehaviourContract {
         var pods = client().pods().inNamespace(ns);
 
         // What the scheduler's Binder and the plugins ask: every pod of one node, across namespaces.
-        assertThat(names(client().pods().inAnyNamespace().withField("spec.nodeName", nodeA).list().getItems()))
+        assertThat(names(client().pods()
+                        .inAnyNamespace()
+                        .withField("spec.nodeName", nodeA)
+                        .list()
+                        .getItems()))
                 .containsExactlyInAnyOrder("field-a1", "field-a2");
-        assertThat(names(pods.withLabel("case", "field").withField("spec.nodeName", "").list().getItems()))
+        assertThat(names(pods.withLabel("case", "field")
+                        .withField("spec.nodeName", "")
+                        .list()
+                        .getItems()))
                 .containsExactly("field-free");
-        assertThat(names(pods.withLabel("case", "field").withoutField("spec.nodeName", nodeA).list().getItems()))
+        assertThat(names(pods.withLabel("case", "field")
+                        .withoutField("spec.nodeName", nodeA)
+                        .list()
+                        .getItems()))
                 .containsExactlyInAnyOrder("field-b1", "field-free");
-        assertThat(names(pods.withLabel("case", "field").withField("status.phase", "Running").list().getItems()))
+        assertThat(names(pods.withLabel("case", "field")
+                        .withField("status.phase", "Running")
+                        .list()
+                        .getItems()))
                 .containsExactlyInAnyOrder("field-a1", "field-b1");
-        assertThat(names(pods.withFields(Map.of("spec.nodeName", nodeA, "status.phase", "Running")).list().getItems()))
+        assertThat(names(pods.withFields(Map.of("spec.nodeName", nodeA, "status.phase", "Running"))
+                        .list()
+                        .getItems()))
                 .containsExactly("field-a1");
-        assertThat(names(pods.withField("metadata.name", "field-b1").list().getItems())).containsExactly("field-b1");
+        assertThat(names(pods.withField("metadata.name", "field-b1").list().getItems()))
+                .containsExactly("field-b1");
         // The query as written on the wire: '==', '!=' and commas.
-        assertThat(names(pods.list(new ListOptionsBuilder().withLabelSelector("case=field")
-                .withFieldSelector("metadata.name!=field-b1,metadata.name!=field-free,status.phase==Running").build())
-                .getItems())).containsExactly("field-a1");
+        assertThat(names(pods.list(new ListOptionsBuilder()
+                                .withLabelSelector("case=field")
+                                .withFieldSelector(
+                                        "metadata.name!=field-b1,metadata.name!=field-free,status.phase==Running")
+                                .build())
+                        .getItems()))
+                .containsExactly("field-a1");
     }
 
     @Test
     void fieldSelectorOnNodes() {
         String cordoned = node("field-cordoned");
-        client().nodes().resource(new NodeBuilder().withNewMetadata().withName(cordoned).endMetadata()
-                .withNewSpec().withUnschedulable(true).endSpec().build()).create();
+        client().nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(cordoned)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withUnschedulable(true)
+                        .endSpec()
+                        .build())
+                .create();
 
-        assertThat(names(client().nodes().withField("metadata.name", cordoned).list().getItems())).containsExactly(cordoned);
-        assertThat(names(client().nodes().withField("spec.unschedulable", "true").list().getItems())).contains(cordoned);
-        assertThat(names(client().nodes().withField("spec.unschedulable", "false").list().getItems())).doesNotContain(cordoned);
+        assertThat(names(client().nodes()
+                        .withField("metadata.name", cordoned)
+                        .list()
+                        .getItems()))
+                .containsExactly(cordoned);
+        assertThat(names(client().nodes()
+                        .withField("spec.unschedulable", "true")
+                        .list()
+                        .getItems()))
+                .contains(cordoned);
+        assertThat(names(client().nodes()
+                        .withField("spec.unschedulable", "false")
+                        .list()
+                        .getItems()))
+                .doesNotContain(cordoned);
     }
 
     @Test
     void unsupportedFieldSelectorIsBadRequest() {
-        KubernetesClientException e = failure(() -> client().pods().inNamespace(ns).withField("spec.priority", "1").list());
+        KubernetesClientException e = failure(() ->
+                client().pods().inNamespace(ns).withField("spec.priority", "1").list());
 
         assertThat(e.getCode()).isEqualTo(400);
         assertThat(e.getStatus().getReason()).isEqualTo("BadRequest");
@@ -344,22 +440,40 @@ public abstract class ApiBehaviourContract {
         assertThat(select("case==label,tier==gpu")).containsExactlyInAnyOrder("label-1", "label-2");
         assertThat(select("case=label,vendor!=nvidia")).containsExactlyInAnyOrder("label-2", "label-3", "label-4");
         assertThat(select("case=label,vendor in (nvidia,amd)")).containsExactlyInAnyOrder("label-1", "label-2");
-        assertThat(select("case=label,vendor notin (nvidia)")).containsExactlyInAnyOrder("label-2", "label-3", "label-4");
+        assertThat(select("case=label,vendor notin (nvidia)"))
+                .containsExactlyInAnyOrder("label-2", "label-3", "label-4");
         assertThat(select("case=label,vendor")).containsExactlyInAnyOrder("label-1", "label-2");
         assertThat(select("case=label,!vendor")).containsExactlyInAnyOrder("label-3", "label-4");
         assertThat(select("case=label,tier in (gpu),vendor notin (amd)")).containsExactly("label-1");
         // fabric8's builders, as the project calls them
-        assertThat(names(pods.withLabel("case", "label").withLabel("vendor", "amd").list().getItems())).containsExactly("label-2");
-        assertThat(names(pods.withLabel("case", "label").withLabelIn("tier", "cpu", "tpu").list().getItems()))
+        assertThat(names(pods.withLabel("case", "label")
+                        .withLabel("vendor", "amd")
+                        .list()
+                        .getItems()))
+                .containsExactly("label-2");
+        assertThat(names(pods.withLabel("case", "label")
+                        .withLabelIn("tier", "cpu", "tpu")
+                        .list()
+                        .getItems()))
                 .containsExactly("label-3");
-        assertThat(names(pods.withLabel("case", "label").withLabelNotIn("tier", "gpu").list().getItems()))
+        assertThat(names(pods.withLabel("case", "label")
+                        .withLabelNotIn("tier", "gpu")
+                        .list()
+                        .getItems()))
                 .containsExactlyInAnyOrder("label-3", "label-4");
-        assertThat(names(pods.withLabel("case", "label").withoutLabel("tier").list().getItems())).containsExactly("label-4");
+        assertThat(names(pods.withLabel("case", "label")
+                        .withoutLabel("tier")
+                        .list()
+                        .getItems()))
+                .containsExactly("label-4");
     }
 
     @Test
     void malformedLabelSelectorIsBadRequest() {
-        KubernetesClientException e = failure(() -> client().pods().inNamespace(ns).withLabelSelector("tier in (gpu").list());
+        KubernetesClientException e = failure(() -> client().pods()
+                .inNamespace(ns)
+                .withLabelSelector("tier in (gpu")
+                .list());
 
         assertThat(e.getCode()).isEqualTo(400);
         assertThat(e.getStatus().getReason()).isEqualTo("BadRequest");
@@ -370,7 +484,8 @@ public abstract class ApiBehaviourContract {
     @Test
     void watchSeesAddedModifiedDeletedInOrder() {
         var events = new Recorder<Pod>();
-        Watch watch = client().pods().inNamespace(ns).withLabel("case", "watch-order").watch(events);
+        Watch watch =
+                client().pods().inNamespace(ns).withLabel("case", "watch-order").watch(events);
         try {
             Pod created = createPod(pod("watch-order", Map.of("case", "watch-order"), Map.of()));
             Pod patched = mergePatchPod("watch-order", "{\"metadata\":{\"annotations\":{\"step\":\"2\"}}}");
@@ -379,18 +494,27 @@ public abstract class ApiBehaviourContract {
 
             List<Seen<Pod>> seen = events.until(e -> e.is("ADDED", "watch-order-end"));
 
-            assertThat(seen).extracting(Seen::toString).containsExactlyElementsOf(
-                    concat(List.of("ADDED watch-order", "MODIFIED watch-order"), deletionEvents("watch-order"),
+            assertThat(seen)
+                    .extracting(Seen::toString)
+                    .containsExactlyElementsOf(concat(
+                            List.of("ADDED watch-order", "MODIFIED watch-order"),
+                            deletionEvents("watch-order"),
                             List.of("ADDED watch-order-end")));
-            assertThat(seen.get(0).object().getMetadata().getResourceVersion()).isEqualTo(created.getMetadata().getResourceVersion());
-            assertThat(seen.get(1).object().getMetadata().getResourceVersion()).isEqualTo(patched.getMetadata().getResourceVersion());
+            assertThat(seen.get(0).object().getMetadata().getResourceVersion())
+                    .isEqualTo(created.getMetadata().getResourceVersion());
+            assertThat(seen.get(1).object().getMetadata().getResourceVersion())
+                    .isEqualTo(patched.getMetadata().getResourceVersion());
             assertThat(seen.get(1).object().getMetadata().getAnnotations()).containsEntry("step", "2");
             // The deletion is a write of its own: DELETED carries a newer resourceVersion than the last change.
             assertThat(version(seen.get(seen.size() - 2).object())).isGreaterThan(version(patched));
-            seen.subList(2, seen.size() - 1).stream().filter(e -> e.type().equals("MODIFIED")).forEach(e -> {
-                assertThat(e.object().getMetadata().getDeletionTimestamp()).isNotNull();
-                assertThat(e.object().getMetadata().getDeletionGracePeriodSeconds()).isZero();
-            });
+            seen.subList(2, seen.size() - 1).stream()
+                    .filter(e -> e.type().equals("MODIFIED"))
+                    .forEach(e -> {
+                        assertThat(e.object().getMetadata().getDeletionTimestamp())
+                                .isNotNull();
+                        assertThat(e.object().getMetadata().getDeletionGracePeriodSeconds())
+                                .isZero();
+                    });
         } finally {
             watch.close();
         }
@@ -400,7 +524,8 @@ public abstract class ApiBehaviourContract {
     void labelSelectedWatchSeesObjectsEnterAsAddedAndLeaveAsDeleted() {
         createPod(pod("watch-enter", Map.of("case", "watch-enter-other"), Map.of()));
         var events = new Recorder<Pod>();
-        Watch watch = client().pods().inNamespace(ns).withLabel("selected", "yes").watch(events);
+        Watch watch =
+                client().pods().inNamespace(ns).withLabel("selected", "yes").watch(events);
         try {
             mergePatchPod("watch-enter", "{\"metadata\":{\"annotations\":{\"unseen\":\"1\"}}}");
             Pod entered = mergePatchPod("watch-enter", "{\"metadata\":{\"labels\":{\"selected\":\"yes\"}}}");
@@ -411,8 +536,13 @@ public abstract class ApiBehaviourContract {
 
             List<Seen<Pod>> seen = events.until(e -> e.is("ADDED", "watch-enter-end"));
 
-            assertThat(seen).extracting(Seen::toString).containsExactly(
-                    "ADDED watch-enter", "MODIFIED watch-enter", "DELETED watch-enter", "ADDED watch-enter-end");
+            assertThat(seen)
+                    .extracting(Seen::toString)
+                    .containsExactly(
+                            "ADDED watch-enter",
+                            "MODIFIED watch-enter",
+                            "DELETED watch-enter",
+                            "ADDED watch-enter-end");
             assertThat(version(seen.get(0).object())).isEqualTo(version(entered));
             assertThat(version(seen.get(1).object())).isEqualTo(version(modified));
             // Leaving the selection: the last state that matched, at the version of the write that made it leave.
@@ -430,16 +560,30 @@ public abstract class ApiBehaviourContract {
         createPod(pod("watch-bind", Map.of(), Map.of()));
         // What the simulated kubelet watches: the pods of its node, across namespaces.
         var events = new Recorder<Pod>();
-        Watch watch = client().pods().inAnyNamespace().withField("spec.nodeName", node).watch(events);
+        Watch watch = client().pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", node)
+                .watch(events);
         try {
-            client().bindings().inNamespace(ns).resource(binding("watch-bind", node, null, Map.of())).create();
-            client().pods().inNamespace(ns).withName("watch-bind").withGracePeriod(0).delete();
+            client().bindings()
+                    .inNamespace(ns)
+                    .resource(binding("watch-bind", node, null, Map.of()))
+                    .create();
+            client().pods()
+                    .inNamespace(ns)
+                    .withName("watch-bind")
+                    .withGracePeriod(0)
+                    .delete();
             createPod(boundPod("watch-bind-end", node));
 
             List<Seen<Pod>> seen = events.until(e -> e.is("ADDED", "watch-bind-end"));
 
-            assertThat(seen).extracting(Seen::toString).containsExactlyElementsOf(
-                    concat(List.of("ADDED watch-bind"), deletionEvents("watch-bind"), List.of("ADDED watch-bind-end")));
+            assertThat(seen)
+                    .extracting(Seen::toString)
+                    .containsExactlyElementsOf(concat(
+                            List.of("ADDED watch-bind"),
+                            deletionEvents("watch-bind"),
+                            List.of("ADDED watch-bind-end")));
             assertThat(seen.get(0).object().getSpec().getNodeName()).isEqualTo(node);
         } finally {
             watch.close();
@@ -454,13 +598,20 @@ public abstract class ApiBehaviourContract {
     void watchFromAListResourceVersionReplaysTheChangesSinceInOrder() {
         createPod(pod("history-a", Map.of("case", "history"), Map.of()));
         createPod(pod("history-c", Map.of("case", "history"), Map.of()));
-        String listed = client().pods().inNamespace(ns).withLabel("case", "history").list().getMetadata().getResourceVersion();
+        String listed = client().pods()
+                .inNamespace(ns)
+                .withLabel("case", "history")
+                .list()
+                .getMetadata()
+                .getResourceVersion();
         createPod(pod("history-b", Map.of("case", "history"), Map.of()));
         mergePatchPod("history-a", "{\"metadata\":{\"annotations\":{\"after\":\"list\"}}}");
         client().pods().inNamespace(ns).withName("history-c").delete();
 
         var events = new Recorder<Pod>();
-        Watch watch = client().pods().inNamespace(ns).withLabel("case", "history")
+        Watch watch = client().pods()
+                .inNamespace(ns)
+                .withLabel("case", "history")
                 .watch(new ListOptionsBuilder().withResourceVersion(listed).build(), events);
         try {
             createPod(pod("history-end", Map.of("case", "history"), Map.of()));
@@ -474,8 +625,12 @@ public abstract class ApiBehaviourContract {
     }
 
     protected void assertHistoryReplayed(List<Seen<Pod>> seen) {
-        assertThat(seen).extracting(Seen::toString).containsExactlyElementsOf(concat(
-                List.of("ADDED history-b", "MODIFIED history-a"), deletionEvents("history-c"), List.of("ADDED history-end")));
+        assertThat(seen)
+                .extracting(Seen::toString)
+                .containsExactlyElementsOf(concat(
+                        List.of("ADDED history-b", "MODIFIED history-a"),
+                        deletionEvents("history-c"),
+                        List.of("ADDED history-end")));
     }
 
     /**
@@ -501,7 +656,8 @@ public abstract class ApiBehaviourContract {
         mergePatchPod("rv-update", "{\"metadata\":{\"annotations\":{\"v\":\"2\"}}}");
         stale.getMetadata().getAnnotations().put("v", "3");
 
-        KubernetesClientException e = failure(() -> client().pods().inNamespace(ns).resource(stale).update());
+        KubernetesClientException e =
+                failure(() -> client().pods().inNamespace(ns).resource(stale).update());
 
         assertThat(e.getCode()).isEqualTo(409);
         assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
@@ -511,15 +667,29 @@ public abstract class ApiBehaviourContract {
     @Test
     void mergePatchWithAStaleResourceVersionIsAConflict() {
         String name = node("rv-patch");
-        Node node = client().nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
-                .withAnnotations(Map.of("hami.io/mutex.lock", "")).endMetadata().build()).create();
+        Node node = client().nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withAnnotations(Map.of("hami.io/mutex.lock", ""))
+                        .endMetadata()
+                        .build())
+                .create();
         String stale = node.getMetadata().getResourceVersion();
         // The node lock's compare-and-swap: a merge patch carrying the version it read.
-        Node taken = client().nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"resourceVersion\":\"" + stale + "\",\"annotations\":{\"hami.io/mutex.lock\":\"first\"}}}");
+        Node taken = client().nodes()
+                .withName(name)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"resourceVersion\":\"" + stale
+                                + "\",\"annotations\":{\"hami.io/mutex.lock\":\"first\"}}}");
 
-        KubernetesClientException e = failure(() -> client().nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"resourceVersion\":\"" + stale + "\",\"annotations\":{\"hami.io/mutex.lock\":\"second\"}}}"));
+        KubernetesClientException e = failure(() -> client().nodes()
+                .withName(name)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"resourceVersion\":\"" + stale
+                                + "\",\"annotations\":{\"hami.io/mutex.lock\":\"second\"}}}"));
 
         assertThat(version(taken)).isGreaterThan(version(node));
         assertThat(e.getCode()).isEqualTo(409);
@@ -527,7 +697,8 @@ public abstract class ApiBehaviourContract {
         assertThat(e.getStatus().getMessage()).contains("the object has been modified");
         Node stored = client().nodes().withName(name).get();
         assertThat(stored.getMetadata().getAnnotations()).containsEntry("hami.io/mutex.lock", "first");
-        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo(taken.getMetadata().getResourceVersion());
+        assertThat(stored.getMetadata().getResourceVersion())
+                .isEqualTo(taken.getMetadata().getResourceVersion());
     }
 
     @Test
@@ -536,13 +707,20 @@ public abstract class ApiBehaviourContract {
         Pod pod = createPod(pod("rv-grows", Map.of(), Map.of()));
         versions.add(version(pod));
         versions.add(version(mergePatchPod("rv-grows", "{\"metadata\":{\"annotations\":{\"a\":\"1\"}}}")));
-        versions.add(version(jsonPatchPod("rv-grows", "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"b\":\"2\"}}]")));
+        versions.add(version(
+                jsonPatchPod("rv-grows", "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"b\":\"2\"}}]")));
         Pod current = getPod("rv-grows");
         current.getMetadata().getAnnotations().put("a", "put");
         versions.add(version(client().pods().inNamespace(ns).resource(current).update()));
-        versions.add(version(client().pods().inNamespace(ns).withName("rv-grows").subresource("status")
+        versions.add(version(client().pods()
+                .inNamespace(ns)
+                .withName("rv-grows")
+                .subresource("status")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"message\":\"hello\"}}")));
-        client().bindings().inNamespace(ns).resource(binding("rv-grows", node("rv-grows"), null, Map.of())).create();
+        client().bindings()
+                .inNamespace(ns)
+                .resource(binding("rv-grows", node("rv-grows"), null, Map.of()))
+                .create();
         versions.add(version(getPod("rv-grows")));
 
         assertThat(versions).doesNotHaveDuplicates().isSorted();
@@ -560,7 +738,8 @@ public abstract class ApiBehaviourContract {
 
     @Test
     void patchingAMissingObjectIsNotFound() {
-        KubernetesClientException e = failure(() -> mergePatchPod("patch-ghost", "{\"metadata\":{\"annotations\":{\"a\":\"1\"}}}"));
+        KubernetesClientException e =
+                failure(() -> mergePatchPod("patch-ghost", "{\"metadata\":{\"annotations\":{\"a\":\"1\"}}}"));
 
         assertThat(e.getCode()).isEqualTo(404);
         assertThat(e.getStatus().getReason()).isEqualTo("NotFound");
@@ -573,13 +752,19 @@ public abstract class ApiBehaviourContract {
     @Test
     void podStatusChangesOnlyThroughTheStatusSubresource() {
         Pod created = createPod(new PodBuilder(pod("status-only", Map.of(), Map.of()))
-                .withNewStatus().withPhase("Running").endStatus().build());
+                .withNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .build());
         assertCreatedStatus(created);
 
         Pod ignored = mergePatchPod("status-only", "{\"status\":{\"phase\":\"Failed\"}}");
         assertMainResourceStatusPatch(created, ignored);
 
-        Pod written = client().pods().inNamespace(ns).withName("status-only").subresource("status")
+        Pod written = client().pods()
+                .inNamespace(ns)
+                .withName("status-only")
+                .subresource("status")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"phase\":\"Succeeded\"}}");
         assertThat(written.getStatus().getPhase()).isEqualTo("Succeeded");
         assertThat(version(written)).isGreaterThan(version(ignored));
@@ -594,7 +779,8 @@ public abstract class ApiBehaviourContract {
     /** A merge patch of the pod itself leaves its status as it was; changing nothing else, it is no write. */
     protected void assertMainResourceStatusPatch(Pod before, Pod after) {
         assertThat(after.getStatus().getPhase()).isEqualTo(before.getStatus().getPhase());
-        assertThat(after.getMetadata().getResourceVersion()).isEqualTo(before.getMetadata().getResourceVersion());
+        assertThat(after.getMetadata().getResourceVersion())
+                .isEqualTo(before.getMetadata().getResourceVersion());
     }
 
     /** A pod's spec is immutable but for a few fields (images, tolerations, ...): only a binding sets its node. */
@@ -602,27 +788,40 @@ public abstract class ApiBehaviourContract {
     void podSpecNodeNameCannotBePatched() {
         Pod pod = createPod(pod("spec-immutable", Map.of(), Map.of()));
 
-        KubernetesClientException e = failure(() -> mergePatchPod("spec-immutable",
-                "{\"spec\":{\"nodeName\":\"" + node("spec-immutable") + "\"}}"));
+        KubernetesClientException e = failure(
+                () -> mergePatchPod("spec-immutable", "{\"spec\":{\"nodeName\":\"" + node("spec-immutable") + "\"}}"));
 
         assertThat(e.getCode()).isEqualTo(422);
         assertThat(e.getStatus().getReason()).isEqualTo("Invalid");
         Pod stored = getPod("spec-immutable");
         assertThat(stored.getSpec().getNodeName()).isNullOrEmpty();
-        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo(pod.getMetadata().getResourceVersion());
+        assertThat(stored.getMetadata().getResourceVersion())
+                .isEqualTo(pod.getMetadata().getResourceVersion());
     }
 
     @Test
     void nodeStatusIsKeptOnCreateAndWrittenThroughTheStatusSubresource() {
         String name = node("status-node");
-        client().nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewStatus().addToCapacity("nvidia.com/gpu", new Quantity("4")).endStatus().build()).create();
-        assertThat(client().nodes().withName(name).get().getStatus().getCapacity()).containsEntry("nvidia.com/gpu", new Quantity("4"));
+        client().nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .withNewStatus()
+                        .addToCapacity("nvidia.com/gpu", new Quantity("4"))
+                        .endStatus()
+                        .build())
+                .create();
+        assertThat(client().nodes().withName(name).get().getStatus().getCapacity())
+                .containsEntry("nvidia.com/gpu", new Quantity("4"));
 
-        client().nodes().withName(name).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"}}}");
+        client().nodes()
+                .withName(name)
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"}}}");
 
-        assertThat(client().nodes().withName(name).get().getStatus().getCapacity()).containsEntry("nvidia.com/gpu", new Quantity("8"));
+        assertThat(client().nodes().withName(name).get().getStatus().getCapacity())
+                .containsEntry("nvidia.com/gpu", new Quantity("8"));
     }
 
     /** An unbound pod is deleted at once; a bound one waits for its kubelet unless deleted with grace period 0. */
@@ -636,7 +835,11 @@ public abstract class ApiBehaviourContract {
 
         assertThat(getPod("delete-unbound")).isNull();
         assertBoundPodAfterPlainDelete(getPod("delete-bound"));
-        client().pods().inNamespace(ns).withName("delete-bound").withGracePeriod(0).delete();
+        client().pods()
+                .inNamespace(ns)
+                .withName("delete-bound")
+                .withGracePeriod(0)
+                .delete();
         assertThat(getPod("delete-bound")).isNull();
     }
 
@@ -652,9 +855,19 @@ public abstract class ApiBehaviourContract {
     void leaseCreateUpdateAndStaleUpdate() {
         ZonedDateTime renewed = ZonedDateTime.of(2025, 1, 2, 3, 4, 5, 123_456_000, ZoneOffset.UTC);
         var leases = client().resources(Lease.class).inNamespace(ns);
-        Lease created = leases.resource(new LeaseBuilder().withNewMetadata().withName("lease-cas").endMetadata()
-                .withNewSpec().withHolderIdentity("replica-a").withLeaseDurationSeconds(15)
-                .withAcquireTime(renewed).withRenewTime(renewed).withLeaseTransitions(0).endSpec().build()).create();
+        Lease created = leases.resource(new LeaseBuilder()
+                        .withNewMetadata()
+                        .withName("lease-cas")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withHolderIdentity("replica-a")
+                        .withLeaseDurationSeconds(15)
+                        .withAcquireTime(renewed)
+                        .withRenewTime(renewed)
+                        .withLeaseTransitions(0)
+                        .endSpec()
+                        .build())
+                .create();
         assertThat(created.getSpec().getRenewTime().toInstant()).isEqualTo(renewed.toInstant());
 
         Lease read = leases.withName("lease-cas").get();
@@ -669,7 +882,8 @@ public abstract class ApiBehaviourContract {
         assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
         Lease stored = leases.withName("lease-cas").get();
         assertThat(stored.getSpec().getHolderIdentity()).isEqualTo("replica-a");
-        assertThat(stored.getSpec().getRenewTime().toInstant()).isEqualTo(renewed.plusSeconds(2).toInstant());
+        assertThat(stored.getSpec().getRenewTime().toInstant())
+                .isEqualTo(renewed.plusSeconds(2).toInstant());
         assertThat(stored.getSpec().getLeaseDurationSeconds()).isEqualTo(15);
         assertThat(leases.withName("lease-missing").get()).isNull();
     }
@@ -682,16 +896,32 @@ public abstract class ApiBehaviourContract {
         CompletableFuture<?> a = elect("replica-a", aLeads);
         CompletableFuture<?> b = null;
         try {
-            assertThat(aLeads.await(EVENT_WAIT.toSeconds(), TimeUnit.SECONDS)).as("replica-a leads").isTrue();
+            assertThat(aLeads.await(EVENT_WAIT.toSeconds(), TimeUnit.SECONDS))
+                    .as("replica-a leads")
+                    .isTrue();
             b = elect("replica-b", bLeads);
-            assertThat(bLeads.await(500, TimeUnit.MILLISECONDS)).as("replica-b must not lead while a holds the lease").isFalse();
-            assertThat(client().resources(Lease.class).inNamespace(ns).withName("leader").get().getSpec().getHolderIdentity())
+            assertThat(bLeads.await(500, TimeUnit.MILLISECONDS))
+                    .as("replica-b must not lead while a holds the lease")
+                    .isFalse();
+            assertThat(client().resources(Lease.class)
+                            .inNamespace(ns)
+                            .withName("leader")
+                            .get()
+                            .getSpec()
+                            .getHolderIdentity())
                     .isEqualTo("replica-a");
 
             a.cancel(true); // releases the lease
 
-            assertThat(bLeads.await(EVENT_WAIT.toSeconds(), TimeUnit.SECONDS)).as("replica-b takes over").isTrue();
-            assertThat(client().resources(Lease.class).inNamespace(ns).withName("leader").get().getSpec().getHolderIdentity())
+            assertThat(bLeads.await(EVENT_WAIT.toSeconds(), TimeUnit.SECONDS))
+                    .as("replica-b takes over")
+                    .isTrue();
+            assertThat(client().resources(Lease.class)
+                            .inNamespace(ns)
+                            .withName("leader")
+                            .get()
+                            .getSpec()
+                            .getHolderIdentity())
                     .isEqualTo("replica-b");
         } finally {
             a.cancel(true);
@@ -702,11 +932,14 @@ public abstract class ApiBehaviourContract {
     }
 
     private CompletableFuture<?> elect(String identity, CountDownLatch leading) {
-        var config = new LeaderElectionConfigBuilder().withName("leader")
+        var config = new LeaderElectionConfigBuilder()
+                .withName("leader")
                 .withLock(new LeaseLock(ns, "leader", identity))
-                .withLeaseDuration(Duration.ofSeconds(4)).withRenewDeadline(Duration.ofSeconds(3))
-                .withRetryPeriod(Duration.ofMillis(100)).withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(leading::countDown, () -> { }, leader -> { }))
+                .withLeaseDuration(Duration.ofSeconds(4))
+                .withRenewDeadline(Duration.ofSeconds(3))
+                .withRetryPeriod(Duration.ofMillis(100))
+                .withReleaseOnCancel(true)
+                .withLeaderCallbacks(new LeaderCallbacks(leading::countDown, () -> {}, leader -> {}))
                 .build();
         return client().leaderElector().withConfig(config).build().start();
     }
@@ -722,43 +955,90 @@ public abstract class ApiBehaviourContract {
         createEvent(other, "event-other.1", "Normal", "BindingSucceed", "bound");
         var events = client().v1().events().inNamespace(ns);
 
-        List<Event> ofPod = events.withField("involvedObject.name", "event-pod").list().getItems();
+        List<Event> ofPod =
+                events.withField("involvedObject.name", "event-pod").list().getItems();
 
         assertThat(names(ofPod)).containsExactlyInAnyOrder("event-pod.1", "event-pod.2");
-        Event failed = ofPod.stream().filter(e -> e.getReason().equals("BindingFailed")).findFirst().orElseThrow();
-        assertThat(failed.getInvolvedObject().getUid()).isEqualTo(pod.getMetadata().getUid());
+        Event failed = ofPod.stream()
+                .filter(e -> e.getReason().equals("BindingFailed"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(failed.getInvolvedObject().getUid())
+                .isEqualTo(pod.getMetadata().getUid());
         assertThat(failed.getMessage()).isEqualTo("no fit");
         assertThat(failed.getCount()).isEqualTo(1);
-        assertThat(names(events.withFields(Map.of("involvedObject.kind", "Pod", "type", "Warning")).list().getItems()))
+        assertThat(names(events.withFields(Map.of("involvedObject.kind", "Pod", "type", "Warning"))
+                        .list()
+                        .getItems()))
                 .containsExactly("event-pod.1");
-        assertThat(names(events.withField("involvedObject.uid", other.getMetadata().getUid()).list().getItems()))
+        assertThat(names(events.withField(
+                                "involvedObject.uid", other.getMetadata().getUid())
+                        .list()
+                        .getItems()))
                 .containsExactly("event-other.1");
-        assertThat(names(events.withField("reason", "BindingSucceed").list().getItems())).containsExactly("event-other.1");
-        assertThat(names(events.withField("source", "hami-scheduler").list().getItems())).hasSize(3);
-        assertThat(names(events.withField("reportingComponent", "hami-scheduler").list().getItems())).hasSize(3);
+        assertThat(names(events.withField("reason", "BindingSucceed").list().getItems()))
+                .containsExactly("event-other.1");
+        assertThat(names(events.withField("source", "hami-scheduler").list().getItems()))
+                .hasSize(3);
+        assertThat(names(events.withField("reportingComponent", "hami-scheduler")
+                        .list()
+                        .getItems()))
+                .hasSize(3);
     }
 
     private void createEvent(Pod pod, String name, String type, String reason, String message) {
-        String now = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toInstant().toString();
+        String now = ZonedDateTime.now(ZoneOffset.UTC)
+                .truncatedTo(ChronoUnit.SECONDS)
+                .toInstant()
+                .toString();
         // As the scheduler's EventRecorder builds them.
-        client().v1().events().inNamespace(ns).resource(new EventBuilder()
-                .withNewMetadata().withName(name).withNamespace(ns).endMetadata()
-                .withNewInvolvedObject().withApiVersion("v1").withKind("Pod").withNamespace(ns)
-                .withName(pod.getMetadata().getName()).withUid(pod.getMetadata().getUid())
-                .withResourceVersion(pod.getMetadata().getResourceVersion()).endInvolvedObject()
-                .withType(type).withReason(reason).withMessage(message)
-                .withNewSource().withComponent("hami-scheduler").endSource().withReportingComponent("hami-scheduler")
-                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-                .build()).create();
+        client().v1()
+                .events()
+                .inNamespace(ns)
+                .resource(new EventBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(ns)
+                        .endMetadata()
+                        .withNewInvolvedObject()
+                        .withApiVersion("v1")
+                        .withKind("Pod")
+                        .withNamespace(ns)
+                        .withName(pod.getMetadata().getName())
+                        .withUid(pod.getMetadata().getUid())
+                        .withResourceVersion(pod.getMetadata().getResourceVersion())
+                        .endInvolvedObject()
+                        .withType(type)
+                        .withReason(reason)
+                        .withMessage(message)
+                        .withNewSource()
+                        .withComponent("hami-scheduler")
+                        .endSource()
+                        .withReportingComponent("hami-scheduler")
+                        .withFirstTimestamp(now)
+                        .withLastTimestamp(now)
+                        .withCount(1)
+                        .build())
+                .create();
     }
 
     // ---------------------------------------------------------------- helpers
 
     protected Pod pod(String name, Map<String, String> labels, Map<String, String> annotations) {
         return new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace(ns).withLabels(labels).withAnnotations(annotations).endMetadata()
-                .withNewSpec().withTerminationGracePeriodSeconds(30L)
-                .addNewContainer().withName("main").withImage("busybox").endContainer().endSpec()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .withLabels(labels)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewSpec()
+                .withTerminationGracePeriodSeconds(30L)
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox")
+                .endContainer()
+                .endSpec()
                 .build();
     }
 
@@ -789,14 +1069,26 @@ public abstract class ApiBehaviourContract {
     }
 
     protected Pod setPhase(String name, String phase) {
-        return client().pods().inNamespace(ns).withName(name).subresource("status")
+        return client().pods()
+                .inNamespace(ns)
+                .withName(name)
+                .subresource("status")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"phase\":\"" + phase + "\"}}");
     }
 
     protected Binding binding(String pod, String node, String uid, Map<String, String> annotations) {
         return new BindingBuilder()
-                .withNewMetadata().withName(pod).withNamespace(ns).withUid(uid).withAnnotations(annotations).endMetadata()
-                .withNewTarget().withApiVersion("v1").withKind("Node").withName(node).endTarget()
+                .withNewMetadata()
+                .withName(pod)
+                .withNamespace(ns)
+                .withUid(uid)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewTarget()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(node)
+                .endTarget()
                 .build();
     }
 
@@ -806,7 +1098,11 @@ public abstract class ApiBehaviourContract {
     }
 
     protected List<String> select(String labelSelector) {
-        return names(client().pods().inNamespace(ns).withLabelSelector(labelSelector).list().getItems());
+        return names(client().pods()
+                .inNamespace(ns)
+                .withLabelSelector(labelSelector)
+                .list()
+                .getItems());
     }
 
     protected static List<String> names(List<? extends HasMetadata> objects) {

@@ -28,7 +28,12 @@ class EmbeddedApiServerBehaviourTest extends ApiBehaviourContract {
 
     @Override
     protected void prepareNamespace(String namespace) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build())
                 .create();
     }
 
@@ -56,7 +61,8 @@ class EmbeddedApiServerBehaviourTest extends ApiBehaviourContract {
      */
     @Override
     protected void assertHistoryReplayed(List<Seen<Pod>> seen) {
-        assertThat(seen.subList(0, seen.size() - 1)).extracting(Seen::toString)
+        assertThat(seen.subList(0, seen.size() - 1))
+                .extracting(Seen::toString)
                 .containsExactlyInAnyOrder("ADDED history-a", "ADDED history-b");
         assertThat(seen.getLast()).hasToString("ADDED history-end");
     }

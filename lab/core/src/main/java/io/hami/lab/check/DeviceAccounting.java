@@ -25,8 +25,7 @@ import java.util.TreeMap;
  * its init containers have completed.
  */
 public final class DeviceAccounting {
-    private DeviceAccounting() {
-    }
+    private DeviceAccounting() {}
 
     /** A device a pod holds part of. */
     public record DeviceKey(String node, String id) implements Comparable<DeviceKey> {
@@ -48,8 +47,7 @@ public final class DeviceAccounting {
     }
 
     /** The usage per device, and the pods whose annotations could not be read. */
-    public record Result(Map<DeviceKey, Usage> usage, List<String> unreadable) {
-    }
+    public record Result(Map<DeviceKey, Usage> usage, List<String> unreadable) {}
 
     public static Result of(Collection<Pod> pods, DeviceBackends backends) {
         var usage = new TreeMap<DeviceKey, Usage>();
@@ -71,7 +69,8 @@ public final class DeviceAccounting {
                     holding(PodDevicesCodec.decode(value), initCount, initDone)
                             .forEach((id, u) -> usage.merge(new DeviceKey(node, id), u, Usage::plus));
                 } catch (AnnotationFormatException e) {
-                    unreadable.add(pod.getMetadata().getName() + ": " + b.keys().allocatedKey() + ": " + e.getMessage());
+                    unreadable.add(
+                            pod.getMetadata().getName() + ": " + b.keys().allocatedKey() + ": " + e.getMessage());
                 }
             }
         }
@@ -89,7 +88,9 @@ public final class DeviceAccounting {
             return node;
         }
         Map<String, String> a = pod.getMetadata().getAnnotations();
-        return a != null && ProtocolKeys.PHASE_ALLOCATING.equals(a.get(ProtocolKeys.BIND_PHASE)) ? a.get(ProtocolKeys.VGPU_NODE) : null;
+        return a != null && ProtocolKeys.PHASE_ALLOCATING.equals(a.get(ProtocolKeys.BIND_PHASE))
+                ? a.get(ProtocolKeys.VGPU_NODE)
+                : null;
     }
 
     private static Map<String, Usage> holding(PodDevices devices, int initCount, boolean initDone) {
@@ -104,21 +105,34 @@ public final class DeviceAccounting {
             for (ContainerDevice d : containers.get(i)) {
                 var u = new Usage(1, d.usedmem(), d.usedcores());
                 if (init) {
-                    initPeak.merge(d.uuid(), u, (a, b) -> new Usage(1, Math.max(a.memory(), b.memory()), Math.max(a.cores(), b.cores())));
+                    initPeak.merge(
+                            d.uuid(),
+                            u,
+                            (a, b) -> new Usage(1, Math.max(a.memory(), b.memory()), Math.max(a.cores(), b.cores())));
                 } else {
                     appSum.merge(d.uuid(), u, Usage::plus);
                 }
             }
         }
         var out = new HashMap<String, Usage>(appSum);
-        initPeak.forEach((id, peak) -> out.merge(id, peak, (app, init) -> new Usage(Math.max(app.tasks(), init.tasks()),
-                Math.max(app.memory(), init.memory()), Math.max(app.cores(), init.cores()))));
+        initPeak.forEach((id, peak) -> out.merge(
+                id,
+                peak,
+                (app, init) -> new Usage(
+                        Math.max(app.tasks(), init.tasks()),
+                        Math.max(app.memory(), init.memory()),
+                        Math.max(app.cores(), init.cores()))));
         return out;
     }
 
     private static boolean initDone(Pod pod, int initCount) {
-        List<ContainerStatus> statuses = pod.getStatus() == null ? List.of() : pod.getStatus().getInitContainerStatuses();
-        return statuses.size() >= initCount && statuses.stream().allMatch(s -> s.getState() != null
-                && s.getState().getTerminated() != null && Integer.valueOf(0).equals(s.getState().getTerminated().getExitCode()));
+        List<ContainerStatus> statuses =
+                pod.getStatus() == null ? List.of() : pod.getStatus().getInitContainerStatuses();
+        return statuses.size() >= initCount
+                && statuses.stream()
+                        .allMatch(s -> s.getState() != null
+                                && s.getState().getTerminated() != null
+                                && Integer.valueOf(0)
+                                        .equals(s.getState().getTerminated().getExitCode()));
     }
 }

@@ -14,5 +14,5 @@ import io.hami.lab.scenario.Vendor;
  * @param memory memory, MiB
  * @param cores  compute share of the whole device
  */
-public record DeviceCapacity(String node, Vendor vendor, int index, String id, String model, int slots, int memory, int cores) {
-}
+public record DeviceCapacity(
+        String node, Vendor vendor, int index, String id, String model, int slots, int memory, int cores) {}

@@ -14,8 +14,7 @@ import java.util.Optional;
 public final class DeviceInventory {
     private final Map<String, Map<String, DeviceCapacity>> byNode = new LinkedHashMap<>();
 
-    private DeviceInventory() {
-    }
+    private DeviceInventory() {}
 
     public static DeviceInventory of(Scenario scenario) {
         var inventory = new DeviceInventory();
@@ -24,8 +23,17 @@ public final class DeviceInventory {
             for (DeviceGroup g : node.group().devices()) {
                 for (int i = 0; i < g.count(); i++) {
                     String id = DeviceIds.schedulerId(g.vendor(), node.name(), i);
-                    devices.put(id, new DeviceCapacity(node.name(), g.vendor(), i, id, g.model(),
-                            g.vendor().registered() ? g.split() : 0, g.memory(), g.vendor().cores()));
+                    devices.put(
+                            id,
+                            new DeviceCapacity(
+                                    node.name(),
+                                    g.vendor(),
+                                    i,
+                                    id,
+                                    g.model(),
+                                    g.vendor().registered() ? g.split() : 0,
+                                    g.memory(),
+                                    g.vendor().cores()));
                 }
             }
             inventory.byNode.put(node.name(), devices);

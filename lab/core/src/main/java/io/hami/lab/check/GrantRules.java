@@ -11,12 +11,11 @@ import java.util.stream.Collectors;
 
 /**
  * What a container must have been given, per vendor, for the devices its pod's allocated annotation grants it
- * (reference/upstream-plugin.md §3.5 and §4, DECISIONS D7). NVIDIA and Moore Threads say it in the environment;
- * Cambricon and Hygon in the device nodes (Hygon also mounts a virtual-device file for a share of a card).
+ * (docs/upstream.md#nvidia-allocate and docs/upstream.md#other-vendors, design D7 in docs/design.md#d7). NVIDIA and
+ * Moore Threads say it in the environment; * Cambricon and Hygon in the device nodes (Hygon also mounts a virtual-device file for a share of a card).
  */
 public final class GrantRules {
-    private GrantRules() {
-    }
+    private GrantRules() {}
 
     /**
      * What one container received over all its Allocate calls.
@@ -25,34 +24,58 @@ public final class GrantRules {
      * @param devices device nodes, by container path
      * @param mounts  mounts, by container path
      */
-    public record Received(Map<String, String> env, Collection<String> devices, Collection<String> mounts) {
-    }
+    public record Received(Map<String, String> env, Collection<String> devices, Collection<String> mounts) {}
 
     /** Empty when the container received exactly what {@code granted} says, else what differs. */
-    public static Optional<String> mismatch(Vendor vendor, List<ContainerDevice> granted, Received got, String node,
-                                            DeviceInventory inventory) {
+    public static Optional<String> mismatch(
+            Vendor vendor, List<ContainerDevice> granted, Received got, String node, DeviceInventory inventory) {
         var problems = new ArrayList<String>();
         switch (vendor) {
             case NVIDIA -> {
-                // HAMi-core's contract: the UUIDs visible, one memory limit per device in order, the first device's cores.
-                expect(got.env(), "NVIDIA_VISIBLE_DEVICES",
-                        granted.stream().map(ContainerDevice::uuid).distinct().collect(Collectors.joining(",")), problems);
+                // HAMi-core's contract: the UUIDs visible, one memory limit per device in order, the first device's
+                // cores.
+                expect(
+                        got.env(),
+                        "NVIDIA_VISIBLE_DEVICES",
+                        granted.stream().map(ContainerDevice::uuid).distinct().collect(Collectors.joining(",")),
+                        problems);
                 for (int i = 0; i < granted.size(); i++) {
-                    expect(got.env(), "CUDA_DEVICE_MEMORY_LIMIT_" + i, granted.get(i).usedmem() + "m", problems);
+                    expect(
+                            got.env(),
+                            "CUDA_DEVICE_MEMORY_LIMIT_" + i,
+                            granted.get(i).usedmem() + "m",
+                            problems);
                 }
                 expect(got.env(), "CUDA_DEVICE_MEMORY_LIMIT_" + granted.size(), null, problems);
-                expect(got.env(), "CUDA_DEVICE_SM_LIMIT", Integer.toString(granted.getFirst().usedcores()), problems);
+                expect(
+                        got.env(),
+                        "CUDA_DEVICE_SM_LIMIT",
+                        Integer.toString(granted.getFirst().usedcores()),
+                        problems);
             }
-            case MTHREADS -> expect(got.env(), "MTHREADS_VISIBLE_DEVICES", granted.stream()
-                    .map(d -> Integer.toString(card(inventory, node, d).index())).distinct().collect(Collectors.joining(",")), problems);
+            case MTHREADS ->
+                expect(
+                        got.env(),
+                        "MTHREADS_VISIBLE_DEVICES",
+                        granted.stream()
+                                .map(d -> Integer.toString(
+                                        card(inventory, node, d).index()))
+                                .distinct()
+                                .collect(Collectors.joining(",")),
+                        problems);
             case CAMBRICON -> {
                 for (ContainerDevice d : granted) {
                     int card = card(inventory, node, d).index();
                     present(got.devices(), "/dev/cambricon_dev" + card, problems);
-                    long instances = got.devices().stream().filter(p -> p.startsWith("/dev/cambricon-caps/cap_dev" + card + "_mi")).count();
-                    long wanted = granted.stream().filter(g -> g.uuid().equals(d.uuid())).count();
+                    long instances = got.devices().stream()
+                            .filter(p -> p.startsWith("/dev/cambricon-caps/cap_dev" + card + "_mi"))
+                            .count();
+                    long wanted = granted.stream()
+                            .filter(g -> g.uuid().equals(d.uuid()))
+                            .count();
                     if (instances != wanted) {
-                        problems.add(wanted + " sMLU instance(s) of card " + card + " granted, " + instances + " device node(s) given");
+                        problems.add(wanted + " sMLU instance(s) of card " + card + " granted, " + instances
+                                + " device node(s) given");
                     }
                 }
             }
@@ -67,9 +90,12 @@ public final class GrantRules {
                         partial++;
                     }
                 }
-                long vdev = got.mounts().stream().filter(m -> m.startsWith("/etc/vdev/")).count();
+                long vdev = got.mounts().stream()
+                        .filter(m -> m.startsWith("/etc/vdev/"))
+                        .count();
                 if (vdev != partial) {
-                    problems.add(partial + " share(s) of a card granted, " + vdev + " virtual-device configuration(s) mounted");
+                    problems.add(partial + " share(s) of a card granted, " + vdev
+                            + " virtual-device configuration(s) mounted");
                 }
             }
         }

@@ -54,11 +54,15 @@ public final class InvariantChecker {
                 violations.add(key.node() + " " + key.id() + ": " + used.cores() + " cores allocated of " + d.cores());
             }
             if (d.slots() > 0 && used.tasks() > d.slots()) {
-                violations.add(key.node() + " " + key.id() + ": " + used.tasks() + " tasks share it, split count " + d.slots());
+                violations.add(key.node() + " " + key.id() + ": " + used.tasks() + " tasks share it, split count "
+                        + d.slots());
             }
         });
-        return new Invariant("capacity", "no device's allocated memory, cores or tasks exceed what it has",
-                inventory.all().size(), violations);
+        return new Invariant(
+                "capacity",
+                "no device's allocated memory, cores or tasks exceed what it has",
+                inventory.all().size(),
+                violations);
     }
 
     /**
@@ -76,8 +80,9 @@ public final class InvariantChecker {
             }
             Map<Integer, GrantRules.Received> received = new HashMap<>();
             for (ContainerAllocation a : log.of(pod.getMetadata().getUid())) {
-                var got = received.computeIfAbsent(a.containerIndex(), i -> new GrantRules.Received(new HashMap<>(), new ArrayList<>(),
-                        new ArrayList<>()));
+                var got = received.computeIfAbsent(
+                        a.containerIndex(),
+                        i -> new GrantRules.Received(new HashMap<>(), new ArrayList<>(), new ArrayList<>()));
                 got.env().putAll(a.env());
                 a.devices().forEach(d -> got.devices().add(d.containerPath()));
                 a.mounts().forEach(m -> got.mounts().add(m.containerPath()));
@@ -108,13 +113,17 @@ public final class InvariantChecker {
                         continue;
                     }
                     Vendor vendor = Vendor.byKeyword(b.vendor());
-                    GrantRules.mismatch(vendor, granted, got, pod.getSpec().getNodeName(), inventory).ifPresent(m ->
-                            violations.add(name(pod) + " container " + container + " (" + b.vendor() + "): " + m));
+                    GrantRules.mismatch(vendor, granted, got, pod.getSpec().getNodeName(), inventory)
+                            .ifPresent(m -> violations.add(
+                                    name(pod) + " container " + container + " (" + b.vendor() + "): " + m));
                 }
             }
         }
-        return new Invariant("grants", "every container that ran got the env and devices its pod's allocated annotation grants",
-                checked, violations);
+        return new Invariant(
+                "grants",
+                "every container that ran got the env and devices its pod's allocated annotation grants",
+                checked,
+                violations);
     }
 
     /** No node still carries a node lock. */
@@ -172,7 +181,8 @@ public final class InvariantChecker {
                         + expect.name().toLowerCase(java.util.Locale.ROOT) + ", got " + got);
             }
         }
-        return new Invariant("expectations", "every pod of a workload with an expectation ended as expected", checked, violations);
+        return new Invariant(
+                "expectations", "every pod of a workload with an expectation ended as expected", checked, violations);
     }
 
     /** How soon a node whose lock holder its kubelet rejected must take its next pod. */
@@ -189,27 +199,38 @@ public final class InvariantChecker {
         for (UntrustedPod u : untrusted) {
             var served = log.of(u.uid());
             if (!served.isEmpty()) {
-                violations.add(u.pod() + " (" + u.fault() + "): Allocate served it " + served.stream()
-                        .map(a -> a.resource() + " " + a.deviceIds()).toList());
+                violations.add(u.pod() + " (" + u.fault() + "): Allocate served it "
+                        + served.stream()
+                                .map(a -> a.resource() + " " + a.deviceIds())
+                                .toList());
             }
             Pod pod = byUid.get(u.uid());
             String phase = pod == null ? "deleted" : String.valueOf(phase(pod));
             if (!phase.equals("Failed") && !phase.equals("deleted")) {
                 violations.add(u.pod() + " (" + u.fault() + "): ended " + phase + ", not Failed");
             }
-            if (u.fault().equals("kubelet-rejects") && (u.takeover() == null || u.takeover().compareTo(TAKEOVER) > 0)) {
+            if (u.fault().equals("kubelet-rejects")
+                    && (u.takeover() == null || u.takeover().compareTo(TAKEOVER) > 0)) {
                 violations.add(u.node() + ": the lock of rejected pod " + u.pod() + " moved on "
-                        + (u.takeover() == null ? "never" : "after " + u.takeover().toMillis() + " ms") + ", not within "
+                        + (u.takeover() == null
+                                ? "never"
+                                : "after " + u.takeover().toMillis() + " ms") + ", not within "
                         + TAKEOVER.toSeconds() + " s");
             }
         }
-        return new Invariant("trust", "no self-granted pod or kubelet-rejected lock holder gets a device, and the node takes "
-                + "its next pod within " + TAKEOVER.toSeconds() + " s", untrusted.size(), violations);
+        return new Invariant(
+                "trust",
+                "no self-granted pod or kubelet-rejected lock holder gets a device, and the node takes "
+                        + "its next pod within " + TAKEOVER.toSeconds() + " s",
+                untrusted.size(),
+                violations);
     }
 
     private static String outcome(Pod pod) {
-        boolean unschedulable = pod.getSpec().getNodeName() == null && pod.getStatus() != null && pod.getStatus().getConditions()
-                .stream().anyMatch(c -> "PodScheduled".equals(c.getType()) && "Unschedulable".equals(c.getReason()));
+        boolean unschedulable = pod.getSpec().getNodeName() == null
+                && pod.getStatus() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "PodScheduled".equals(c.getType()) && "Unschedulable".equals(c.getReason()));
         return unschedulable ? "Unschedulable" : String.valueOf(phase(pod));
     }
 
@@ -223,8 +244,10 @@ public final class InvariantChecker {
 
     private static String containerName(Pod pod, int index) {
         int init = pod.getSpec().getInitContainers().size();
-        return index < init ? pod.getSpec().getInitContainers().get(index).getName()
-                : index - init < pod.getSpec().getContainers().size() ? pod.getSpec().getContainers().get(index - init).getName()
-                : "#" + index;
+        return index < init
+                ? pod.getSpec().getInitContainers().get(index).getName()
+                : index - init < pod.getSpec().getContainers().size()
+                        ? pod.getSpec().getContainers().get(index - init).getName()
+                        : "#" + index;
     }
 }

@@ -22,8 +22,11 @@ public enum ControlPlaneKind {
     }
 
     public static ControlPlaneKind of(String option) {
-        return Arrays.stream(values()).filter(k -> k.option.equals(option.toLowerCase(Locale.ROOT))).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown control plane " + option + " (embedded or kubernetes)"));
+        return Arrays.stream(values())
+                .filter(k -> k.option.equals(option.toLowerCase(Locale.ROOT)))
+                .findFirst()
+                .orElseThrow(() ->
+                        new IllegalArgumentException("unknown control plane " + option + " (embedded or kubernetes)"));
     }
 
     @Override

@@ -31,8 +31,7 @@ final class KubernetesPlane implements AutoCloseable {
     static final String SCHEDULER_SERVER_NAME = "hami-scheduler";
 
     /** The extender's serving certificate and key, and the CA that signed them. */
-    record Tls(Path cert, Path key, Path ca) {
-    }
+    record Tls(Path cert, Path key, Path ca) {}
 
     private final KubeControlPlane plane;
     private final String version;
@@ -48,7 +47,8 @@ final class KubernetesPlane implements AutoCloseable {
     static KubernetesPlane start(Path dir) {
         KubeControlPlane plane = KubeControlPlane.start(ControlPlaneBinaries.locate(), dir);
         try (KubernetesClient client = plane.newClient()) {
-            // No kube-controller-manager: the namespace's default ServiceAccount, which admission requires, is made here.
+            // No kube-controller-manager: the namespace's default ServiceAccount, which admission requires, is made
+            // here.
             plane.ensureNamespace(LabKeys.NAMESPACE);
             return new KubernetesPlane(plane, client.getKubernetesVersion().getGitVersion());
         } catch (RuntimeException e) {
@@ -83,7 +83,8 @@ final class KubernetesPlane implements AutoCloseable {
     synchronized Tls schedulerTls() {
         if (tls == null) {
             Path dir = plane.workDir().resolve("hami-scheduler");
-            var issued = plane.ca().serving(SCHEDULER_SERVER_NAME, List.of(SCHEDULER_SERVER_NAME, "127.0.0.1", "localhost"));
+            var issued =
+                    plane.ca().serving(SCHEDULER_SERVER_NAME, List.of(SCHEDULER_SERVER_NAME, "127.0.0.1", "localhost"));
             Path cert = issued.writeTo(dir, "tls");
             try {
                 Path ca = Files.writeString(dir.resolve("ca.crt"), plane.ca().certificatePem());
@@ -97,8 +98,12 @@ final class KubernetesPlane implements AutoCloseable {
 
     /** Registers deploy/'s MutatingWebhookConfiguration, reaching the webhook at {@code base} with the cluster's CA. */
     void registerWebhook(KubernetesClient client, URI base) {
-        var config = DeployedWebhook.register(client, base.toString().replaceAll("/$", ""), plane.ca().certificatePem());
-        LOG.info("webhook {} registered at {}", config.getMetadata().getName(), config.getWebhooks().getFirst().getClientConfig().getUrl());
+        var config = DeployedWebhook.register(
+                client, base.toString().replaceAll("/$", ""), plane.ca().certificatePem());
+        LOG.info(
+                "webhook {} registered at {}",
+                config.getMetadata().getName(),
+                config.getWebhooks().getFirst().getClientConfig().getUrl());
     }
 
     /** Starts kube-scheduler with deploy/'s configuration, its extender at {@code extender} (one scheduler replica). */
@@ -106,7 +111,8 @@ final class KubernetesPlane implements AutoCloseable {
         if (kubeScheduler != null) {
             kubeScheduler.close();
         }
-        kubeScheduler = plane.startKubeScheduler(KubeSchedulerConfig.extender(extender.toString(), schedulerTls().ca()));
+        kubeScheduler = plane.startKubeScheduler(
+                KubeSchedulerConfig.extender(extender.toString(), schedulerTls().ca()));
         LOG.info("kube-scheduler started against {}; its log: {}", extender, kubeScheduler.log());
     }
 

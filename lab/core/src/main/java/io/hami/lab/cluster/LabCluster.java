@@ -8,11 +8,11 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.lab.kubelet.AllocationLog;
-import io.hami.lab.kubescheduler.ExtenderActivity;
 import io.hami.lab.kubelet.ContainerRuntime;
 import io.hami.lab.kubelet.PodStatusWriter;
 import io.hami.lab.kubelet.SimulatedKubelet;
 import io.hami.lab.kubelet.SyntheticKubelet;
+import io.hami.lab.kubescheduler.ExtenderActivity;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.node.SyntheticNodes;
 import io.hami.lab.report.RunReport;
@@ -78,8 +78,13 @@ public final class LabCluster implements AutoCloseable {
      * @param controlPlaneDir where kube-apiserver, etcd and kube-scheduler keep their certificates, kubeconfigs and
      *                        logs ({@link ControlPlaneKind#KUBERNETES} only)
      */
-    public LabCluster(Scenario scenario, Path workDir, DeviceBackends backends, Latencies latencies, ControlPlaneKind kind,
-                      Path controlPlaneDir) {
+    public LabCluster(
+            Scenario scenario,
+            Path workDir,
+            DeviceBackends backends,
+            Latencies latencies,
+            ControlPlaneKind kind,
+            Path controlPlaneDir) {
         this.scenario = scenario;
         this.workDir = workDir;
         this.backends = backends;
@@ -104,12 +109,20 @@ public final class LabCluster implements AutoCloseable {
             plane = open(KubernetesPlane.start(controlPlaneDir));
             client = newClient();
             open(new NodeLifecycle(newClient())); // kube-controller-manager's part: new nodes lose the not-ready taint
-            // As deployed: TLS with a certificate of the cluster's CA; kube-scheduler calls the extender, the API server
+            // As deployed: TLS with a certificate of the cluster's CA; kube-scheduler calls the extender, the API
+            // server
             // the webhook. The scheduler's own observers time the calls the lab no longer makes.
             KubernetesPlane.Tls tls = plane.schedulerTls();
             extenderActivity = new ExtenderActivity(latencies);
-            schedulers = new SchedulerReplicas(() -> new KubernetesClientBuilder().withConfig(plane.adminConfig()).build(),
-                    scenario.scheduler(), tls.cert(), tls.key(), extenderActivity, extenderActivity);
+            schedulers = new SchedulerReplicas(
+                    () -> new KubernetesClientBuilder()
+                            .withConfig(plane.adminConfig())
+                            .build(),
+                    scenario.scheduler(),
+                    tls.cert(),
+                    tls.key(),
+                    extenderActivity,
+                    extenderActivity);
             opened.add(schedulers);
             schedulers.start();
             URI extender = schedulers.endpoints().getFirst();
@@ -127,16 +140,27 @@ public final class LabCluster implements AutoCloseable {
                 client.nodes().resource(SyntheticNodes.of(n, backends)).create();
             }
             KubernetesClient agentClient = newClient();
-            open(new SyntheticKubelet(agentClient, synthetic.stream().map(NodeSpec::name).collect(Collectors.toSet()), backends,
-                    new NodeLockClient(agentClient, scenario.scheduler().lockTimeout(), Clock.systemUTC()), runtime));
+            open(new SyntheticKubelet(
+                    agentClient,
+                    synthetic.stream().map(NodeSpec::name).collect(Collectors.toSet()),
+                    backends,
+                    new NodeLockClient(agentClient, scenario.scheduler().lockTimeout(), Clock.systemUTC()),
+                    runtime));
         }
         if (!withPlugins.isEmpty()) {
             UnixSockets sockets = open(new UnixSockets());
             KubernetesClient kubeletClient = newClient();
             KubernetesClient pluginClient = newClient();
             for (NodeSpec n : withPlugins) {
-                var kubelet = new SimulatedKubelet(kubeletClient, n.name(), workDir.resolve(n.name()).resolve("device-plugins"),
-                        sockets, runtime, allocations, latencies, PLUGIN_GRACE);
+                var kubelet = new SimulatedKubelet(
+                        kubeletClient,
+                        n.name(),
+                        workDir.resolve(n.name()).resolve("device-plugins"),
+                        sockets,
+                        runtime,
+                        allocations,
+                        latencies,
+                        PLUGIN_GRACE);
                 var node = new PluginNode(n, pluginClient, kubelet, workDir);
                 pluginNodes.put(n.name(), node);
                 opened.add(node);
@@ -158,7 +182,10 @@ public final class LabCluster implements AutoCloseable {
             missing = new ArrayList<>();
             for (NodeSpec spec : scenario.nodeSpecs()) {
                 Node node = client.nodes().withName(spec.name()).get();
-                if (node == null || !schedulers.knows(spec.name()) || !devicesVisible(spec, node) || NodeLifecycle.tainted(node)) {
+                if (node == null
+                        || !schedulers.knows(spec.name())
+                        || !devicesVisible(spec, node)
+                        || NodeLifecycle.tainted(node)) {
                     missing.add(spec.name());
                 }
             }
@@ -173,7 +200,8 @@ public final class LabCluster implements AutoCloseable {
     private boolean devicesVisible(NodeSpec spec, Node node) {
         for (DeviceGroup group : spec.group().devices()) {
             DeviceBackend backend = backends.byVendor(group.vendor().keyword()).orElseThrow();
-            if (!(backend.discover(node) instanceof Discovery.Found found) || found.devices().size() != group.count()) {
+            if (!(backend.discover(node) instanceof Discovery.Found found)
+                    || found.devices().size() != group.count()) {
                 return false;
             }
         }
@@ -249,8 +277,10 @@ public final class LabCluster implements AutoCloseable {
     /** A client of its own for a component of the lab (kubelets, plugins, the kube-scheduler, the observer, the workload). */
     public KubernetesClient newClient() {
         Config base = server != null ? server.clientConfig() : plane.adminConfig();
-        Config config = new ConfigBuilder(base).withMaxConcurrentRequests(LAB_CLIENT_REQUESTS)
-                .withMaxConcurrentRequestsPerHost(LAB_CLIENT_REQUESTS).build();
+        Config config = new ConfigBuilder(base)
+                .withMaxConcurrentRequests(LAB_CLIENT_REQUESTS)
+                .withMaxConcurrentRequestsPerHost(LAB_CLIENT_REQUESTS)
+                .build();
         return open(new KubernetesClientBuilder().withConfig(config).build());
     }
 

@@ -30,6 +30,7 @@ final class NodeLifecycle implements AutoCloseable {
     private final KubernetesClient client;
     /** A virtual thread per write: a thousand new nodes are untainted in parallel, as the controller's workers do. */
     private final ExecutorService writer = Executors.newVirtualThreadPerTaskExecutor();
+
     private final SharedIndexInformer<Node> nodes;
 
     NodeLifecycle(KubernetesClient client) {
@@ -46,8 +47,7 @@ final class NodeLifecycle implements AutoCloseable {
             }
 
             @Override
-            public void onDelete(Node node, boolean unknown) {
-            }
+            public void onDelete(Node node, boolean unknown) {}
         });
     }
 
@@ -61,13 +61,19 @@ final class NodeLifecycle implements AutoCloseable {
     private void untaint(Node node) {
         String name = node.getMetadata().getName();
         try {
-            List<Taint> kept = taints(node).stream().filter(t -> !NOT_READY.equals(t.getKey())).toList();
+            List<Taint> kept = taints(node).stream()
+                    .filter(t -> !NOT_READY.equals(t.getKey()))
+                    .toList();
             var spec = new HashMap<String, Object>();
             spec.put("taints", kept.isEmpty() ? null : kept);
             var patch = new HashMap<String, Object>();
             patch.put("metadata", Map.of("resourceVersion", node.getMetadata().getResourceVersion()));
             patch.put("spec", spec);
-            client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
+            client.nodes()
+                    .withName(name)
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            client.getKubernetesSerialization().asJson(patch));
         } catch (KubernetesClientException e) {
             LOG.debug("node {}: removing the {} taint: {}", name, NOT_READY, e.getMessage());
         }
@@ -79,12 +85,16 @@ final class NodeLifecycle implements AutoCloseable {
     }
 
     private static boolean ready(Node node) {
-        return node.getStatus() != null && node.getStatus().getConditions() != null && node.getStatus().getConditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        return node.getStatus() != null
+                && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static List<Taint> taints(Node node) {
-        return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
+        return node.getSpec() == null || node.getSpec().getTaints() == null
+                ? List.of()
+                : node.getSpec().getTaints();
     }
 
     @Override

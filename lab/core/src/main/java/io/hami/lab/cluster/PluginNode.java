@@ -29,8 +29,14 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class PluginNode implements AutoCloseable {
     /** Shorter than production, so that a run sees health changes and registrations within seconds. */
-    static final Timings TIMINGS = new Timings(Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofSeconds(1),
-            Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(200), Duration.ofMillis(500));
+    static final Timings TIMINGS = new Timings(
+            Duration.ofSeconds(2),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofMillis(200),
+            Duration.ofMillis(500));
 
     private final NodeSpec spec;
     private final KubernetesClient pluginClient;
@@ -57,9 +63,16 @@ public final class PluginNode implements AutoCloseable {
 
     private void startPlugin(Vendor vendor) throws PluginStartException {
         DeviceGroup group = spec.devices(vendor).orElseThrow();
-        var settings = new PluginApp.Settings(vendor.yamlName(), spec.name(), null, kubelet.pluginDir(), hardware.get(vendor).dir(),
-                DeviceConfig.DEFAULTS, new Sharing(OptionalInt.of(group.split()), OptionalDouble.empty(), OptionalDouble.empty()),
-                HostPaths.under(root.resolve(spec.name()).resolve("host")), TIMINGS);
+        var settings = new PluginApp.Settings(
+                vendor.yamlName(),
+                spec.name(),
+                null,
+                kubelet.pluginDir(),
+                hardware.get(vendor).dir(),
+                DeviceConfig.DEFAULTS,
+                new Sharing(OptionalInt.of(group.split()), OptionalDouble.empty(), OptionalDouble.empty()),
+                HostPaths.under(root.resolve(spec.name()).resolve("host")),
+                TIMINGS);
         plugins.put(vendor, PluginApp.start(pluginClient, settings, Clock.systemUTC()));
     }
 

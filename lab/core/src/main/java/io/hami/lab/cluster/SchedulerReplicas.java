@@ -5,6 +5,7 @@ import io.hami.lab.LabKeys;
 import io.hami.lab.scenario.SchedulerSpec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
+import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -37,8 +38,7 @@ public final class SchedulerReplicas implements AutoCloseable {
     private final List<Replica> replicas = new ArrayList<>();
     private int started;
 
-    private record Replica(String identity, KubernetesClient client, SchedulerApp app) {
-    }
+    private record Replica(String identity, KubernetesClient client, SchedulerApp app) {}
 
     public SchedulerReplicas(Supplier<KubernetesClient> clients, SchedulerSpec spec) {
         this(clients, spec, null, null, FilterObserver.NONE, BindObserver.NONE);
@@ -50,8 +50,13 @@ public final class SchedulerReplicas implements AutoCloseable {
      * @param filterObserver told of every filter of every replica, besides its metrics and events
      * @param bindObserver   told of every bind of every replica
      */
-    public SchedulerReplicas(Supplier<KubernetesClient> clients, SchedulerSpec spec, Path certFile, Path keyFile,
-                             FilterObserver filterObserver, BindObserver bindObserver) {
+    public SchedulerReplicas(
+            Supplier<KubernetesClient> clients,
+            SchedulerSpec spec,
+            Path certFile,
+            Path keyFile,
+            FilterObserver filterObserver,
+            BindObserver bindObserver) {
         this.clients = clients;
         this.spec = spec;
         this.certFile = certFile;
@@ -69,14 +74,29 @@ public final class SchedulerReplicas implements AutoCloseable {
     private void startOne() throws IOException, GeneralSecurityException {
         String identity = "hami-scheduler-" + started++;
         boolean elect = spec.replicas() > 1;
-        var settings = new SchedulerApp.Settings(new InetSocketAddress("127.0.0.1", 0), certFile, keyFile, LabKeys.SCHEDULER_NAME,
-                new SchedulingPolicy(spec.nodePolicy(), spec.gpuPolicy()), spec.lockTimeout(), DeviceConfig.DEFAULTS,
-                elect ? new LeaderMode.Elect(LEASE_NAMESPACE, LEASE_NAME, identity) : new LeaderMode.Always(), spec.handshakePeriod(),
-                null, "lab");
+        var settings = new SchedulerApp.Settings(
+                new Settings.Http(new InetSocketAddress("127.0.0.1", 0), certFile, keyFile),
+                new Settings.Scheduling(
+                        LabKeys.SCHEDULER_NAME,
+                        new SchedulingPolicy(spec.nodePolicy(), spec.gpuPolicy()),
+                        spec.lockTimeout(),
+                        DeviceConfig.DEFAULTS),
+                new Settings.Replica(
+                        elect ? new LeaderMode.Elect(LEASE_NAMESPACE, LEASE_NAME, identity) : new LeaderMode.Always(),
+                        spec.handshakePeriod()),
+                new Settings.Metrics(null, "lab"));
         KubernetesClient client = clients.get();
         try {
-            replicas.add(new Replica(identity, client, SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC(),
-                    filterObserver, bindObserver)));
+            replicas.add(new Replica(
+                    identity,
+                    client,
+                    SchedulerApp.start(
+                            client,
+                            settings,
+                            new PrometheusRegistry(),
+                            Clock.systemUTC(),
+                            filterObserver,
+                            bindObserver)));
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
             client.close();
             throw e;
@@ -86,12 +106,17 @@ public final class SchedulerReplicas implements AutoCloseable {
     /** The base URLs of the running replicas, for the extender and webhook clients. */
     public synchronized List<URI> endpoints() {
         String scheme = certFile == null ? "http" : "https";
-        return replicas.stream().map(r -> URI.create(scheme + "://127.0.0.1:" + r.app().address().getPort())).toList();
+        return replicas.stream()
+                .map(r ->
+                        URI.create(scheme + "://127.0.0.1:" + r.app().address().getPort()))
+                .toList();
     }
 
     /** The leader's usage index knows {@code node}. */
     public synchronized boolean knows(String node) {
-        return replicas.stream().filter(r -> r.app().isLeader()).anyMatch(r -> r.app().index().nodeNames().contains(node));
+        return replicas.stream()
+                .filter(r -> r.app().isLeader())
+                .anyMatch(r -> r.app().index().nodeNames().contains(node));
     }
 
     /**
@@ -100,7 +125,9 @@ public final class SchedulerReplicas implements AutoCloseable {
      * @return the identity of the replica that was stopped
      */
     public synchronized String failover() throws IOException, GeneralSecurityException {
-        Replica leader = replicas.stream().filter(r -> r.app().isLeader()).findFirst()
+        Replica leader = replicas.stream()
+                .filter(r -> r.app().isLeader())
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no scheduler replica leads"));
         replicas.remove(leader);
         leader.app().close();

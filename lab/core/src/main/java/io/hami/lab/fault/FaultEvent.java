@@ -9,5 +9,4 @@ import java.time.Duration;
  * @param what   what was done
  * @param failed whether doing it failed (then {@code what} says why)
  */
-public record FaultEvent(Duration at, String what, boolean failed) {
-}
+public record FaultEvent(Duration at, String what, boolean failed) {}

@@ -12,8 +12,8 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.codec.NodeLockCodec;
-import java.time.Instant;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,14 +32,15 @@ import java.util.function.Consumer;
 public final class FaultInjector implements AutoCloseable {
     /** How long a fault's pod is watched: to be refused, or for its node to take the next pod. */
     private static final Duration WATCH = Duration.ofSeconds(60);
+
     private static final Duration POLL = Duration.ofMillis(100);
 
     private final LabCluster cluster;
     private final List<Fault> faults;
     private final long seed;
     private final Consumer<FaultEvent> listener;
-    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1,
-            Thread.ofPlatform().name("lab-faults").daemon().factory());
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(
+            1, Thread.ofPlatform().name("lab-faults").daemon().factory());
     private final List<FaultEvent> events = new CopyOnWriteArrayList<>();
     private final List<UntrustedPod> untrusted = new CopyOnWriteArrayList<>();
     private final String nvidiaToAllocateKey;
@@ -51,8 +52,12 @@ public final class FaultInjector implements AutoCloseable {
      * @param nvidiaToAllocateKey the key a self-granting pod writes its grant under
      * @param listener told about every event as it happens
      */
-    public FaultInjector(LabCluster cluster, List<Fault> faults, long seed, String nvidiaToAllocateKey,
-                         Consumer<FaultEvent> listener) {
+    public FaultInjector(
+            LabCluster cluster,
+            List<Fault> faults,
+            long seed,
+            String nvidiaToAllocateKey,
+            Consumer<FaultEvent> listener) {
         this.cluster = cluster;
         this.nvidiaToAllocateKey = nvidiaToAllocateKey;
         this.faults = faults.stream().sorted(Comparator.comparing(Fault::at)).toList();
@@ -84,15 +89,18 @@ public final class FaultInjector implements AutoCloseable {
     private void schedule(Duration at, Action action) {
         outstanding.incrementAndGet();
         long delay = startNanos + at.toNanos() - System.nanoTime();
-        timer.schedule(() -> Thread.ofVirtual().name("lab-fault").start(() -> {
-            try {
-                action.run();
-            } catch (Exception e) {
-                record(e.getClass().getSimpleName() + ": " + e.getMessage(), true);
-            } finally {
-                outstanding.decrementAndGet();
-            }
-        }), Math.max(0, delay), TimeUnit.NANOSECONDS);
+        var unused = timer.schedule(
+                () -> Thread.ofVirtual().name("lab-fault").start(() -> {
+                    try {
+                        action.run();
+                    } catch (Exception e) {
+                        record(e.getClass().getSimpleName() + ": " + e.getMessage(), true);
+                    } finally {
+                        outstanding.decrementAndGet();
+                    }
+                }),
+                Math.max(0, delay),
+                TimeUnit.NANOSECONDS);
     }
 
     @FunctionalInterface
@@ -105,7 +113,10 @@ public final class FaultInjector implements AutoCloseable {
             case Fault.PluginRestart r -> {
                 record(fault.describe(), false);
                 cluster.pluginNode(r.node()).restartPlugin(r.vendor());
-                record(r.node() + ": plugin" + (r.vendor() == null ? "s" : " " + r.vendor().yamlName()) + " started again", false);
+                record(
+                        r.node() + ": plugin"
+                                + (r.vendor() == null ? "s" : " " + r.vendor().yamlName()) + " started again",
+                        false);
             }
             case Fault.KubeletRestart r -> {
                 record(fault.describe(), false);
@@ -118,17 +129,23 @@ public final class FaultInjector implements AutoCloseable {
                 if (u.lasting() != null) {
                     schedule(u.at().plus(u.lasting()), () -> {
                         cluster.pluginNode(u.node()).setHealthy(u.vendor(), u.device(), true);
-                        record(u.vendor().yamlName() + " device " + u.device() + " on " + u.node() + " healthy again", false);
+                        record(
+                                u.vendor().yamlName() + " device " + u.device() + " on " + u.node() + " healthy again",
+                                false);
                     });
                 }
             }
             case Fault.ApiWriteErrors e -> {
-                int[] statuses = e.statuses().stream().mapToInt(Integer::intValue).toArray();
+                int[] statuses =
+                        e.statuses().stream().mapToInt(Integer::intValue).toArray();
                 cluster.server().faults().failWrites(e.probability(), seed, statuses);
                 record(fault.describe(), false);
                 schedule(e.at().plus(e.lasting()), () -> {
                     cluster.server().faults().clear();
-                    record("API writes succeed again (" + cluster.server().faults().injectedCount() + " failures injected so far)", false);
+                    record(
+                            "API writes succeed again ("
+                                    + cluster.server().faults().injectedCount() + " failures injected so far)",
+                            false);
                 });
             }
             case Fault.LeaderFailover l -> {
@@ -144,20 +161,31 @@ public final class FaultInjector implements AutoCloseable {
         String name = "self-grant-" + DurationText.format(g.at()).replaceAll("[^0-9a-z]", "");
         Pod pod;
         try {
-            pod = cluster.client().pods().resource(SelfGrantPod.of(LabKeys.NAMESPACE, name, g.node(), nvidiaToAllocateKey,
-                    DeviceIds.schedulerId(Vendor.NVIDIA, g.node(), 0), Instant.now())).create();
+            pod = cluster.client()
+                    .pods()
+                    .resource(SelfGrantPod.of(
+                            LabKeys.NAMESPACE,
+                            name,
+                            g.node(),
+                            nvidiaToAllocateKey,
+                            DeviceIds.schedulerId(Vendor.NVIDIA, g.node(), 0),
+                            Instant.now()))
+                    .create();
         } catch (KubernetesClientException e) {
             // On a real control plane our webhook (and deploy/'s admission policy, where applied) refuses it outright.
             record("the API server refused pod " + name + ", which wrote itself a grant: " + e.getMessage(), false);
             return;
         }
         record("created pod " + name + " on " + g.node() + " with a grant it wrote itself", false);
-        untrusted.add(new UntrustedPod("self-grant", LabKeys.NAMESPACE + "/" + name, pod.getMetadata().getUid(), g.node(), null));
+        untrusted.add(new UntrustedPod(
+                "self-grant", LabKeys.NAMESPACE + "/" + name, pod.getMetadata().getUid(), g.node(), null));
         Pod ended = awaitEnd(name);
         if (ended == null) {
             record("pod " + name + " did not end within " + DurationText.format(WATCH), true);
         } else {
-            record("pod " + name + " ended " + ended.getStatus().getPhase() + ": " + ended.getStatus().getMessage(),
+            record(
+                    "pod " + name + " ended " + ended.getStatus().getPhase() + ": "
+                            + ended.getStatus().getMessage(),
                     !"Failed".equals(ended.getStatus().getPhase()));
         }
     }
@@ -166,7 +194,8 @@ public final class FaultInjector implements AutoCloseable {
         record(r.describe(), false);
         Pod rejected = cluster.pluginNode(r.node()).rejectNextDecidedPod().get(WATCH.toSeconds(), TimeUnit.SECONDS);
         long rejectedAt = System.nanoTime();
-        String holder = rejected.getMetadata().getNamespace() + "/" + rejected.getMetadata().getName();
+        String holder = rejected.getMetadata().getNamespace() + "/"
+                + rejected.getMetadata().getName();
         record(r.node() + ": the kubelet rejected pod " + holder + " before Allocate", false);
         Duration takeover = null;
         while (System.nanoTime() - rejectedAt < WATCH.toNanos()) {
@@ -176,23 +205,30 @@ public final class FaultInjector implements AutoCloseable {
             }
             Thread.sleep(POLL);
         }
-        untrusted.add(new UntrustedPod("kubelet-rejects", holder, rejected.getMetadata().getUid(), r.node(), takeover));
-        record(takeover == null ? r.node() + ": the lock of rejected pod " + holder + " was not taken over within "
-                        + DurationText.format(WATCH)
-                        : r.node() + ": lock of rejected pod " + holder + " gone " + takeover.toMillis() + " ms after the rejection",
+        untrusted.add(new UntrustedPod(
+                "kubelet-rejects", holder, rejected.getMetadata().getUid(), r.node(), takeover));
+        record(
+                takeover == null
+                        ? r.node() + ": the lock of rejected pod " + holder + " was not taken over within "
+                                + DurationText.format(WATCH)
+                        : r.node() + ": lock of rejected pod " + holder + " gone " + takeover.toMillis()
+                                + " ms after the rejection",
                 takeover == null);
     }
 
     /** Whether {@code node}'s lock still names {@code pod}; an unreadable lock counts as still held. */
     private boolean heldBy(String node, Pod pod) {
         var n = cluster.client().nodes().withName(node).get();
-        String value = n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(ProtocolKeys.NODE_LOCK);
+        String value = n.getMetadata().getAnnotations() == null
+                ? null
+                : n.getMetadata().getAnnotations().get(ProtocolKeys.NODE_LOCK);
         if (value == null) {
             return false;
         }
         try {
             NodeLock lock = NodeLockCodec.decode(value);
-            return lock.isHeldBy(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            return lock.isHeldBy(
+                    pod.getMetadata().getNamespace(), pod.getMetadata().getName());
         } catch (AnnotationFormatException e) {
             return true;
         }
@@ -201,8 +237,13 @@ public final class FaultInjector implements AutoCloseable {
     private Pod awaitEnd(String name) throws InterruptedException {
         long deadline = System.nanoTime() + WATCH.toNanos();
         while (System.nanoTime() < deadline) {
-            Pod p = cluster.client().pods().inNamespace(LabKeys.NAMESPACE).withName(name).get();
-            String phase = p == null || p.getStatus() == null ? null : p.getStatus().getPhase();
+            Pod p = cluster.client()
+                    .pods()
+                    .inNamespace(LabKeys.NAMESPACE)
+                    .withName(name)
+                    .get();
+            String phase =
+                    p == null || p.getStatus() == null ? null : p.getStatus().getPhase();
             if ("Failed".equals(phase) || "Succeeded".equals(phase) || "Running".equals(phase)) {
                 return p;
             }
@@ -220,7 +261,8 @@ public final class FaultInjector implements AutoCloseable {
     /** One line per fault, for the plan shown before the run. */
     public static List<String> plan(List<Fault> faults) {
         var lines = new ArrayList<String>();
-        faults.stream().sorted(Comparator.comparing(Fault::at))
+        faults.stream()
+                .sorted(Comparator.comparing(Fault::at))
                 .forEach(f -> lines.add(DurationText.format(f.at()) + " " + f.describe()));
         return lines;
     }

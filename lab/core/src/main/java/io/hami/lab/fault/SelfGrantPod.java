@@ -19,8 +19,7 @@ import java.util.Map;
 final class SelfGrantPod {
     static final String WEBHOOK_OPT_OUT = "hami.io/webhook";
 
-    private SelfGrantPod() {
-    }
+    private SelfGrantPod() {}
 
     /**
      * @param toAllocateKey the NVIDIA to-allocate key (the allocated key is left out, so the usage index never counts
@@ -28,16 +27,31 @@ final class SelfGrantPod {
      * @param gpu           the scheduler ID of a GPU of {@code node}
      */
     static Pod of(String namespace, String name, String node, String toAllocateKey, String gpu, Instant now) {
-        String grant = PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice(gpu, "NVIDIA", 3000, 10)))));
+        String grant =
+                PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice(gpu, "NVIDIA", 3000, 10)))));
         return new PodBuilder()
-                .withNewMetadata().withNamespace(namespace).withName(name)
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name)
                 .withLabels(Map.of(WEBHOOK_OPT_OUT, "ignore"))
-                .withAnnotations(Map.of(ProtocolKeys.VGPU_NODE, node, ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING,
-                        ProtocolKeys.BIND_TIME, UnixTimeCodec.encode(now), toAllocateKey, grant))
+                .withAnnotations(Map.of(
+                        ProtocolKeys.VGPU_NODE,
+                        node,
+                        ProtocolKeys.BIND_PHASE,
+                        ProtocolKeys.PHASE_ALLOCATING,
+                        ProtocolKeys.BIND_TIME,
+                        UnixTimeCodec.encode(now),
+                        toAllocateKey,
+                        grant))
                 .endMetadata()
-                .withNewSpec().withNodeName(node)
-                .addNewContainer().withName("main").withImage("lab/self-grant")
-                .withNewResources().addToLimits("nvidia.com/gpu", new Quantity("1")).endResources()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("main")
+                .withImage("lab/self-grant")
+                .withNewResources()
+                .addToLimits("nvidia.com/gpu", new Quantity("1"))
+                .endResources()
                 .endContainer()
                 .endSpec()
                 .build();

@@ -13,5 +13,4 @@ import java.time.Duration;
  * @param takeover for a rejected lock holder: how long until another pod held the node's lock; null when that never
  *                 happened within the wait, or for a self-granted pod
  */
-public record UntrustedPod(String fault, String pod, String uid, String node, Duration takeover) {
-}
+public record UntrustedPod(String fault, String pod, String uid, String node, Duration takeover) {}

@@ -10,7 +10,8 @@ public final class AllocationLog {
     private final Map<String, List<ContainerAllocation>> byPod = new ConcurrentHashMap<>();
 
     public void add(ContainerAllocation allocation) {
-        byPod.computeIfAbsent(allocation.podUid(), uid -> java.util.Collections.synchronizedList(new ArrayList<>())).add(allocation);
+        byPod.computeIfAbsent(allocation.podUid(), uid -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                .add(allocation);
     }
 
     public List<ContainerAllocation> of(String podUid) {

@@ -20,16 +20,23 @@ import java.util.Map;
  * @param devices        device nodes the plugin answered
  * @param took           how long the call took
  */
-public record ContainerAllocation(String podUid, String pod, String node, int containerIndex, String container, String resource,
-                                  List<String> deviceIds, Map<String, String> env, List<Mount> mounts, List<DeviceNode> devices,
-                                  Duration took) {
+public record ContainerAllocation(
+        String podUid,
+        String pod,
+        String node,
+        int containerIndex,
+        String container,
+        String resource,
+        List<String> deviceIds,
+        Map<String, String> env,
+        List<Mount> mounts,
+        List<DeviceNode> devices,
+        Duration took) {
     /** A host path mounted into the container. */
-    public record Mount(String containerPath, String hostPath, boolean readOnly) {
-    }
+    public record Mount(String containerPath, String hostPath, boolean readOnly) {}
 
     /** A device node given to the container. */
-    public record DeviceNode(String containerPath, String hostPath, String permissions) {
-    }
+    public record DeviceNode(String containerPath, String hostPath, String permissions) {}
 
     public ContainerAllocation {
         deviceIds = List.copyOf(deviceIds);

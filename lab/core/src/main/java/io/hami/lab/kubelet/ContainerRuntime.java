@@ -18,8 +18,8 @@ public final class ContainerRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ContainerRuntime.class);
 
     private final PodStatusWriter status;
-    private final ScheduledExecutorService timers =
-            Executors.newScheduledThreadPool(1, Thread.ofPlatform().name("lab-container-runtime").daemon().factory());
+    private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(
+            1, Thread.ofPlatform().name("lab-container-runtime").daemon().factory());
 
     public ContainerRuntime(PodStatusWriter status) {
         this.status = status;
@@ -34,13 +34,19 @@ public final class ContainerRuntime implements AutoCloseable {
         status.running(pod);
         Duration lifetime = lifetime(pod);
         if (lifetime != null) {
-            timers.schedule(() -> {
-                try {
-                    status.succeeded(pod);
-                } catch (RuntimeException e) {
-                    LOG.warn("pod {}: could not report it succeeded: {}", pod.getMetadata().getName(), e.getMessage());
-                }
-            }, lifetime.toMillis(), TimeUnit.MILLISECONDS);
+            var unused = timers.schedule(
+                    () -> {
+                        try {
+                            status.succeeded(pod);
+                        } catch (RuntimeException e) {
+                            LOG.warn(
+                                    "pod {}: could not report it succeeded: {}",
+                                    pod.getMetadata().getName(),
+                                    e.getMessage());
+                        }
+                    },
+                    lifetime.toMillis(),
+                    TimeUnit.MILLISECONDS);
         }
     }
 

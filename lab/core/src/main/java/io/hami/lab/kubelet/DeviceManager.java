@@ -19,8 +19,7 @@ final class DeviceManager {
     private final Map<String, Map<Slot, List<String>>> assigned = new HashMap<>();
 
     /** One container's share of one resource. */
-    private record Slot(int container, String resource) {
-    }
+    private record Slot(int container, String resource) {}
 
     /** A plugin registered {@code endpoint}'s resource; an earlier endpoint of the resource is replaced. */
     synchronized void register(PluginEndpoint endpoint) {
@@ -75,12 +74,16 @@ final class DeviceManager {
     /** Healthy IDs of {@code endpoint} that no pod holds. */
     synchronized List<String> free(PluginEndpoint endpoint) {
         Set<String> held = new HashSet<>();
-        assigned.values().forEach(slots -> slots.forEach((slot, ids) -> {
-            if (slot.resource().equals(endpoint.resource())) {
-                held.addAll(ids);
-            }
-        }));
-        return endpoint.healthy().stream().filter(id -> !held.contains(id)).sorted().toList();
+        assigned.values()
+                .forEach(slots -> slots.forEach((slot, ids) -> {
+                    if (slot.resource().equals(endpoint.resource())) {
+                        held.addAll(ids);
+                    }
+                }));
+        return endpoint.healthy().stream()
+                .filter(id -> !held.contains(id))
+                .sorted()
+                .toList();
     }
 
     synchronized void assign(String podUid, int container, String resource, List<String> ids) {
@@ -100,7 +103,8 @@ final class DeviceManager {
     /** Capacity and allocatable per resource of the connected endpoints, for the node status. */
     synchronized Map<String, int[]> status() {
         var out = new TreeMap<String, int[]>();
-        endpoints.forEach((resource, e) -> out.put(resource, new int[] {e.all().size(), e.healthy().size()}));
+        endpoints.forEach((resource, e) ->
+                out.put(resource, new int[] {e.all().size(), e.healthy().size()}));
         return out;
     }
 }

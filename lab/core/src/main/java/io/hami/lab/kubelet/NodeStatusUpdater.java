@@ -26,7 +26,8 @@ final class NodeStatusUpdater implements AutoCloseable {
     private final KubernetesClient client;
     private final String node;
     private final Supplier<Map<String, int[]>> resources;
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("lab-node-status").factory());
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(
+            Thread.ofVirtual().name("lab-node-status").factory());
     private final AtomicBoolean pending = new AtomicBoolean();
     /** What was last written, so a list that changes nothing (a resend) writes nothing. */
     private Map<String, String> written = Map.of();
@@ -43,10 +44,24 @@ final class NodeStatusUpdater implements AutoCloseable {
             return;
         }
         var base = Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"), "pods", new Quantity("110"));
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node)
-                .addToLabels("kubernetes.io/hostname", node).addToLabels("kubernetes.io/os", "linux").endMetadata()
-                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
-                .withCapacity(base).withAllocatable(base).endStatus().build()).create();
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(node)
+                        .addToLabels("kubernetes.io/hostname", node)
+                        .addToLabels("kubernetes.io/os", "linux")
+                        .endMetadata()
+                        .withNewStatus()
+                        .addNewCondition()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .withReason("KubeletReady")
+                        .endCondition()
+                        .withCapacity(base)
+                        .withAllocatable(base)
+                        .endStatus()
+                        .build())
+                .create();
     }
 
     /** Schedules a write of the current state. */
@@ -69,7 +84,8 @@ final class NodeStatusUpdater implements AutoCloseable {
         if (state.equals(written)) {
             return;
         }
-        String patch = client.getKubernetesSerialization().asJson(Map.of("status", Map.of("capacity", capacity, "allocatable", allocatable)));
+        String patch = client.getKubernetesSerialization()
+                .asJson(Map.of("status", Map.of("capacity", capacity, "allocatable", allocatable)));
         for (int attempt = 1; ; attempt++) {
             try {
                 client.nodes().withName(node).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch);

@@ -30,7 +30,8 @@ final class PluginEndpoint {
     PluginEndpoint(String resource, ManagedChannel channel) {
         this.resource = resource;
         this.channel = channel;
-        this.options = DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+        this.options = DevicePluginGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(10, TimeUnit.SECONDS)
                 .getDevicePluginOptions(Empty.getDefaultInstance());
     }
 
@@ -39,23 +40,24 @@ final class PluginEndpoint {
      * is opened outside the caller's gRPC context: opened inside Register, it would end with that call.
      */
     void watch(Consumer<PluginEndpoint> changed) {
-        Context.ROOT.run(() -> DevicePluginGrpc.newStub(channel).listAndWatch(Empty.getDefaultInstance(), new StreamObserver<>() {
-            @Override
-            public void onNext(ListAndWatchResponse list) {
-                devices = List.copyOf(list.getDevicesList());
-                changed.accept(PluginEndpoint.this);
-            }
+        Context.ROOT.run(() -> DevicePluginGrpc.newStub(channel)
+                .listAndWatch(Empty.getDefaultInstance(), new StreamObserver<>() {
+                    @Override
+                    public void onNext(ListAndWatchResponse list) {
+                        devices = List.copyOf(list.getDevicesList());
+                        changed.accept(PluginEndpoint.this);
+                    }
 
-            @Override
-            public void onError(Throwable t) {
-                disconnect(changed);
-            }
+                    @Override
+                    public void onError(Throwable t) {
+                        disconnect(changed);
+                    }
 
-            @Override
-            public void onCompleted() {
-                disconnect(changed);
-            }
-        }));
+                    @Override
+                    public void onCompleted() {
+                        disconnect(changed);
+                    }
+                }));
     }
 
     private void disconnect(Consumer<PluginEndpoint> changed) {
@@ -92,7 +94,12 @@ final class PluginEndpoint {
 
     /** IDs that may be allocated: healthy ones of a connected plugin (the resource's allocatable). */
     List<String> healthy() {
-        return connected ? devices.stream().filter(d -> HEALTHY.equals(d.getHealth())).map(Device::getID).toList() : List.of();
+        return connected
+                ? devices.stream()
+                        .filter(d -> HEALTHY.equals(d.getHealth()))
+                        .map(Device::getID)
+                        .toList()
+                : List.of();
     }
 
     void close() {

@@ -68,8 +68,10 @@ final class PodAdmitter {
         Map<String, Set<String>> reusable = new HashMap<>();
         for (int i = 0; i < containers.size(); i++) {
             Container c = containers.get(i);
-            Map<String, Quantity> limits = c.getResources() == null || c.getResources().getLimits() == null
-                    ? Map.of() : new TreeMap<>(c.getResources().getLimits());
+            Map<String, Quantity> limits =
+                    c.getResources() == null || c.getResources().getLimits() == null
+                            ? Map.of()
+                            : new TreeMap<>(c.getResources().getLimits());
             for (var limit : limits.entrySet()) {
                 String resource = limit.getKey();
                 if (!devices.handles(resource)) {
@@ -100,14 +102,17 @@ final class PodAdmitter {
         while (true) {
             PluginEndpoint endpoint = devices.await(resource, deadline);
             if (endpoint == null) {
-                throw new Refused("Allocate failed due to no devices of " + resource + ": its device plugin did not come back within "
-                        + grace.toSeconds() + "s, which is unexpected");
+                throw new Refused("Allocate failed due to no devices of " + resource
+                        + ": its device plugin did not come back within " + grace.toSeconds()
+                        + "s, which is unexpected");
             }
             List<String> ids;
             try {
                 ids = choose(endpoint, resource, needed, reusable);
             } catch (StatusRuntimeException e) {
-                if (e.getStatus().getCode() == Status.Code.UNAVAILABLE && !devices.current(endpoint) && System.nanoTime() < deadline) {
+                if (e.getStatus().getCode() == Status.Code.UNAVAILABLE
+                        && !devices.current(endpoint)
+                        && System.nanoTime() < deadline) {
                     continue; // the plugin went away before Allocate: wait for it to register again
                 }
                 throw refused(e);
@@ -115,10 +120,14 @@ final class PodAdmitter {
             long start = System.nanoTime();
             AllocateResponse response;
             try {
-                // A kubelet restart lets the call in flight finish (see SimulatedKubelet#stop): an interrupt would cancel
+                // A kubelet restart lets the call in flight finish (see SimulatedKubelet#stop): an interrupt would
+                // cancel
                 // it after the plugin may have served it, and the resumed admission would call again.
-                response = uninterruptibly(endpoint.futureStub().allocate(AllocateRequest.newBuilder()
-                        .addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids)).build()));
+                response = uninterruptibly(endpoint.futureStub()
+                        .allocate(AllocateRequest.newBuilder()
+                                .addContainerRequests(
+                                        ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids))
+                                .build()));
             } catch (StatusRuntimeException e) {
                 // As the kubelet's device manager: a failed Allocate fails the admission, never a second call. The
                 // plugin may have served the call before it went away, and a repeated call could be taken for the
@@ -140,7 +149,9 @@ final class PodAdmitter {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw e.getCause() instanceof StatusRuntimeException s ? s : Status.fromThrowable(e.getCause()).asRuntimeException();
+                    throw e.getCause() instanceof StatusRuntimeException s
+                            ? s
+                            : Status.fromThrowable(e.getCause()).asRuntimeException();
                 }
             }
         } finally {
@@ -151,14 +162,16 @@ final class PodAdmitter {
     }
 
     private static Refused refused(StatusRuntimeException e) {
-        return new Refused("Allocate failed due to rpc error: code = " + e.getStatus().getCode() + " desc = "
-                + e.getStatus().getDescription() + ", which is unexpected");
+        return new Refused("Allocate failed due to rpc error: code = "
+                + e.getStatus().getCode() + " desc = " + e.getStatus().getDescription() + ", which is unexpected");
     }
 
     /** Reused IDs first, then free ones; the plugin's preference when it offers one and there is a choice. */
-    private List<String> choose(PluginEndpoint endpoint, String resource, int needed, Set<String> reusable) throws Refused {
+    private List<String> choose(PluginEndpoint endpoint, String resource, int needed, Set<String> reusable)
+            throws Refused {
         List<String> healthy = endpoint.healthy();
-        List<String> taken = new ArrayList<>(reusable.stream().filter(healthy::contains).limit(needed).toList());
+        List<String> taken = new ArrayList<>(
+                reusable.stream().filter(healthy::contains).limit(needed).toList());
         if (taken.size() == needed) {
             return taken;
         }
@@ -166,18 +179,29 @@ final class PodAdmitter {
         pool.removeAll(taken);
         int missing = needed - taken.size();
         if (pool.size() < missing) {
-            throw new Refused("Allocate failed due to requested number of devices unavailable for " + resource + ". Requested: "
-                    + needed + ", Available: " + (pool.size() + taken.size()) + ", which is unexpected");
+            throw new Refused(
+                    "Allocate failed due to requested number of devices unavailable for " + resource + ". Requested: "
+                            + needed + ", Available: " + (pool.size() + taken.size()) + ", which is unexpected");
         }
         if (endpoint.options().getGetPreferredAllocationAvailable() && pool.size() > missing) {
             var available = new ArrayList<>(taken);
             available.addAll(pool);
-            List<String> preferred = endpoint.stub().getPreferredAllocation(PreferredAllocationRequest.newBuilder()
-                            .addContainerRequests(ContainerPreferredAllocationRequest.newBuilder().addAllAvailableDeviceIDs(available)
-                                    .addAllMustIncludeDeviceIDs(taken).setAllocationSize(needed)).build())
-                    .getContainerResponsesList().stream().findFirst().<List<String>>map(r -> List.copyOf(r.getDeviceIDsList()))
+            List<String> preferred = endpoint
+                    .stub()
+                    .getPreferredAllocation(PreferredAllocationRequest.newBuilder()
+                            .addContainerRequests(ContainerPreferredAllocationRequest.newBuilder()
+                                    .addAllAvailableDeviceIDs(available)
+                                    .addAllMustIncludeDeviceIDs(taken)
+                                    .setAllocationSize(needed))
+                            .build())
+                    .getContainerResponsesList()
+                    .stream()
+                    .findFirst()
+                    .<List<String>>map(r -> List.copyOf(r.getDeviceIDsList()))
                     .orElse(List.of());
-            if (preferred.size() == needed && new HashSet<>(available).containsAll(preferred) && preferred.containsAll(taken)) {
+            if (preferred.size() == needed
+                    && new HashSet<>(available).containsAll(preferred)
+                    && preferred.containsAll(taken)) {
                 return List.copyOf(preferred);
             }
         }
@@ -185,20 +209,40 @@ final class PodAdmitter {
         return taken;
     }
 
-    private void record(Pod pod, int index, Container c, String resource, List<String> ids, AllocateResponse response, Duration took) {
+    private void record(
+            Pod pod,
+            int index,
+            Container c,
+            String resource,
+            List<String> ids,
+            AllocateResponse response,
+            Duration took) {
         Map<String, String> env = new TreeMap<>();
         List<ContainerAllocation.Mount> mounts = new ArrayList<>();
         List<ContainerAllocation.DeviceNode> devs = new ArrayList<>();
         for (ContainerAllocateResponse r : response.getContainerResponsesList()) {
             env.putAll(r.getEnvsMap());
-            r.getMountsList().forEach(m -> mounts.add(new ContainerAllocation.Mount(m.getContainerPath(), m.getHostPath(), m.getReadOnly())));
-            r.getDevicesList().forEach(d -> devs.add(new ContainerAllocation.DeviceNode(d.getContainerPath(), d.getHostPath(),
-                    d.getPermissions())));
+            r.getMountsList()
+                    .forEach(m -> mounts.add(
+                            new ContainerAllocation.Mount(m.getContainerPath(), m.getHostPath(), m.getReadOnly())));
+            r.getDevicesList()
+                    .forEach(d -> devs.add(new ContainerAllocation.DeviceNode(
+                            d.getContainerPath(), d.getHostPath(), d.getPermissions())));
         }
         if (!env.isEmpty() || !mounts.isEmpty() || !devs.isEmpty()) {
             latencies.record(Latencies.ALLOCATE, took);
         }
-        log.add(new ContainerAllocation(pod.getMetadata().getUid(), pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
-                node, index, c.getName(), resource, ids, env, mounts, devs, took));
+        log.add(new ContainerAllocation(
+                pod.getMetadata().getUid(),
+                pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
+                node,
+                index,
+                c.getName(),
+                resource,
+                ids,
+                env,
+                mounts,
+                devs,
+                took));
     }
 }

@@ -14,17 +14,22 @@ import org.slf4j.LoggerFactory;
 final class PodDeletion {
     private static final Logger LOG = LoggerFactory.getLogger(PodDeletion.class);
 
-    private PodDeletion() {
-    }
+    private PodDeletion() {}
 
     static void confirm(KubernetesClient client, Pod pod) {
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .withGracePeriod(0).delete();
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .withGracePeriod(0)
+                    .delete();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404) {
-                LOG.warn("pod {}/{}: could not finish its deletion: {}", pod.getMetadata().getNamespace(),
-                        pod.getMetadata().getName(), e.getMessage());
+                LOG.warn(
+                        "pod {}/{}: could not finish its deletion: {}",
+                        pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(),
+                        e.getMessage());
             }
         }
     }

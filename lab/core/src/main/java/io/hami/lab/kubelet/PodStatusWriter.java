@@ -31,29 +31,61 @@ public final class PodStatusWriter {
     /** Init containers completed, app containers running. */
     public void running(Pod pod) {
         String now = Instant.now().toString();
-        write(pod, new PodStatusBuilder().withPhase("Running").withStartTime(now)
-                .withConditions(condition("PodScheduled", "True", now), condition("Initialized", "True", now),
-                        condition("ContainersReady", "True", now), condition("Ready", "True", now))
-                .withInitContainerStatuses(pod.getSpec().getInitContainers().stream().map(c -> terminated(c, 0, "Completed", now)).toList())
-                .withContainerStatuses(pod.getSpec().getContainers().stream().map(c -> new ContainerStatusBuilder()
-                        .withName(c.getName()).withImage(c.getImage()).withReady(true).withStarted(true).withRestartCount(0)
-                        .withNewState().withNewRunning(now).endState().build()).toList())
-                .build());
+        write(
+                pod,
+                new PodStatusBuilder()
+                        .withPhase("Running")
+                        .withStartTime(now)
+                        .withConditions(
+                                condition("PodScheduled", "True", now),
+                                condition("Initialized", "True", now),
+                                condition("ContainersReady", "True", now),
+                                condition("Ready", "True", now))
+                        .withInitContainerStatuses(pod.getSpec().getInitContainers().stream()
+                                .map(c -> terminated(c, 0, "Completed", now))
+                                .toList())
+                        .withContainerStatuses(pod.getSpec().getContainers().stream()
+                                .map(c -> new ContainerStatusBuilder()
+                                        .withName(c.getName())
+                                        .withImage(c.getImage())
+                                        .withReady(true)
+                                        .withStarted(true)
+                                        .withRestartCount(0)
+                                        .withNewState()
+                                        .withNewRunning(now)
+                                        .endState()
+                                        .build())
+                                .toList())
+                        .build());
     }
 
     /** Every app container exited 0. */
     public void succeeded(Pod pod) {
         String now = Instant.now().toString();
-        write(pod, new PodStatusBuilder().withPhase("Succeeded")
-                .withConditions(condition("PodScheduled", "True", now), condition("Initialized", "True", now),
-                        condition("ContainersReady", "False", now), condition("Ready", "False", now))
-                .withContainerStatuses(pod.getSpec().getContainers().stream().map(c -> terminated(c, 0, "Completed", now)).toList())
-                .build());
+        write(
+                pod,
+                new PodStatusBuilder()
+                        .withPhase("Succeeded")
+                        .withConditions(
+                                condition("PodScheduled", "True", now),
+                                condition("Initialized", "True", now),
+                                condition("ContainersReady", "False", now),
+                                condition("Ready", "False", now))
+                        .withContainerStatuses(pod.getSpec().getContainers().stream()
+                                .map(c -> terminated(c, 0, "Completed", now))
+                                .toList())
+                        .build());
     }
 
     /** The kubelet refused the pod at admission ({@code reason} as the kubelet writes it). */
     public void failed(Pod pod, String reason, String message) {
-        write(pod, new PodStatusBuilder().withPhase("Failed").withReason(reason).withMessage(message).build());
+        write(
+                pod,
+                new PodStatusBuilder()
+                        .withPhase("Failed")
+                        .withReason(reason)
+                        .withMessage(message)
+                        .build());
     }
 
     private void write(Pod pod, PodStatus status) {
@@ -61,8 +93,11 @@ public final class PodStatusWriter {
         KubernetesClientException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                        .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .subresource("status")
+                        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 404) {
@@ -81,12 +116,26 @@ public final class PodStatusWriter {
     }
 
     private static PodCondition condition(String type, String status, String now) {
-        return new PodConditionBuilder().withType(type).withStatus(status).withLastTransitionTime(now).build();
+        return new PodConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withLastTransitionTime(now)
+                .build();
     }
 
     private static ContainerStatus terminated(Container c, int exitCode, String reason, String now) {
-        return new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage()).withReady(false).withRestartCount(0)
-                .withNewState().withNewTerminated().withExitCode(exitCode).withReason(reason).withFinishedAt(now).endTerminated()
-                .endState().build();
+        return new ContainerStatusBuilder()
+                .withName(c.getName())
+                .withImage(c.getImage())
+                .withReady(false)
+                .withRestartCount(0)
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(exitCode)
+                .withReason(reason)
+                .withFinishedAt(now)
+                .endTerminated()
+                .endState()
+                .build();
     }
 }

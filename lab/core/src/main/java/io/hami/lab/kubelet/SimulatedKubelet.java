@@ -50,6 +50,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     private final PodAdmitter admitter;
     /** Pods whose admission started; the rest are admitted when seen (again, after a restart). */
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
     /** A rejection asked for by a fault: the next pod with a scheduler decision for this node is refused. */
     private final AtomicReference<CompletableFuture<Pod>> rejectNext = new AtomicReference<>();
@@ -63,8 +64,15 @@ public final class SimulatedKubelet implements AutoCloseable {
     /**
      * @param grace how long an admission waits for a plugin that is away
      */
-    public SimulatedKubelet(KubernetesClient client, String node, Path pluginDir, UnixSockets sockets, ContainerRuntime runtime,
-                            AllocationLog log, Latencies latencies, Duration grace) {
+    public SimulatedKubelet(
+            KubernetesClient client,
+            String node,
+            Path pluginDir,
+            UnixSockets sockets,
+            ContainerRuntime runtime,
+            AllocationLog log,
+            Latencies latencies,
+            Duration grace) {
         this.client = client;
         this.node = node;
         this.pluginDir = pluginDir;
@@ -88,9 +96,11 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
         status = new NodeStatusUpdater(client, node, devices::status);
         status.register();
-        admissions = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("lab-kubelet-" + node).factory());
+        admissions = Executors.newSingleThreadExecutor(
+                Thread.ofVirtual().name("lab-kubelet-" + node).factory());
         running = true;
-        registration = sockets.server(pluginDir.resolve(KUBELET_SOCKET), new RegistrationService()).start();
+        registration = sockets.server(pluginDir.resolve(KUBELET_SOCKET), new RegistrationService())
+                .start();
         pods = client.pods().inAnyNamespace().withField("spec.nodeName", node).inform(new PodEvents());
     }
 
@@ -145,20 +155,25 @@ public final class SimulatedKubelet implements AutoCloseable {
         @Override
         public void register(RegisterRequest request, StreamObserver<Empty> response) {
             if (!"v1beta1".equals(request.getVersion())) {
-                response.onError(Status.INVALID_ARGUMENT.withDescription("unsupported device plugin API version "
-                        + request.getVersion() + ", this kubelet supports v1beta1").asException());
+                response.onError(Status.INVALID_ARGUMENT
+                        .withDescription("unsupported device plugin API version " + request.getVersion()
+                                + ", this kubelet supports v1beta1")
+                        .asException());
                 return;
             }
             try {
-                var endpoint = new PluginEndpoint(request.getResourceName(), sockets.channel(pluginDir.resolve(request.getEndpoint())));
+                var endpoint = new PluginEndpoint(
+                        request.getResourceName(), sockets.channel(pluginDir.resolve(request.getEndpoint())));
                 devices.register(endpoint);
                 endpoint.watch(SimulatedKubelet.this::endpointChanged);
-                LOG.debug("node {}: plugin registered {} on {}", node, request.getResourceName(), request.getEndpoint());
+                LOG.debug(
+                        "node {}: plugin registered {} on {}", node, request.getResourceName(), request.getEndpoint());
                 response.onNext(Empty.getDefaultInstance());
                 response.onCompleted();
             } catch (RuntimeException e) {
-                response.onError(Status.UNAVAILABLE.withDescription("cannot reach the plugin at " + request.getEndpoint()
-                        + ": " + e.getMessage()).asException());
+                response.onError(Status.UNAVAILABLE
+                        .withDescription("cannot reach the plugin at " + request.getEndpoint() + ": " + e.getMessage())
+                        .asException());
             }
         }
     }
@@ -171,8 +186,12 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
         Map<String, String> a = pod.getMetadata().getAnnotations();
         if (a != null && node.equals(a.get(ProtocolKeys.VGPU_NODE)) && rejectNext.get() != null) {
-            runtime.status().failed(pod, "OutOfcpu", "Node didn't have enough resource: cpu (rejected by the lab's kubelet "
-                    + "fault before Allocate)");
+            runtime.status()
+                    .failed(
+                            pod,
+                            "OutOfcpu",
+                            "Node didn't have enough resource: cpu (rejected by the lab's kubelet "
+                                    + "fault before Allocate)");
             rejectNext.getAndSet(null).complete(pod);
             return;
         }

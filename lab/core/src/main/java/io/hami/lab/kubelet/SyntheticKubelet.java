@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Kubelet and device plugins together for synthetic nodes, which have neither: when a pod is bound to one, it
- * finishes the allocation the way the vendor plugins would at the annotation level (D4: every vendor's entries
+ * finishes the allocation the way the vendor plugins would at the annotation level (design D4 in docs/design.md#d4: every vendor's entries
  * consumed, {@code bind-phase=success}, the node lock released by its holder) and starts the pod. Only for scale runs,
  * where what is measured is the scheduler; nodes with plugins use {@link SimulatedKubelet}.
  */
@@ -46,8 +46,12 @@ public final class SyntheticKubelet implements AutoCloseable {
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     private final SharedIndexInformer<Pod> informer;
 
-    public SyntheticKubelet(KubernetesClient client, Set<String> nodes, DeviceBackends backends, NodeLockClient locks,
-                            ContainerRuntime runtime) {
+    public SyntheticKubelet(
+            KubernetesClient client,
+            Set<String> nodes,
+            DeviceBackends backends,
+            NodeLockClient locks,
+            ContainerRuntime runtime) {
         this.client = client;
         this.nodes = Set.copyOf(nodes);
         this.backends = backends;
@@ -65,8 +69,7 @@ public final class SyntheticKubelet implements AutoCloseable {
             }
 
             @Override
-            public void onDelete(Pod pod, boolean unknown) {
-            }
+            public void onDelete(Pod pod, boolean unknown) {}
         });
     }
 
@@ -77,7 +80,9 @@ public final class SyntheticKubelet implements AutoCloseable {
             workers.execute(() -> PodDeletion.confirm(client, pod));
             return;
         }
-        if (node != null && nodes.contains(node) && (phase == null || phase.equals("Pending"))
+        if (node != null
+                && nodes.contains(node)
+                && (phase == null || phase.equals("Pending"))
                 && admitted.add(pod.getMetadata().getUid())) {
             workers.execute(() -> admit(pod, node));
         }
@@ -87,7 +92,9 @@ public final class SyntheticKubelet implements AutoCloseable {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         try {
-            Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+            Map<String, String> annotations = pod.getMetadata().getAnnotations() == null
+                    ? Map.of()
+                    : pod.getMetadata().getAnnotations();
             if (ProtocolKeys.PHASE_ALLOCATING.equals(annotations.get(ProtocolKeys.BIND_PHASE))) {
                 consumeAll(ns, name, annotations);
                 locks.release(node, ns, name);
@@ -106,8 +113,8 @@ public final class SyntheticKubelet implements AutoCloseable {
             String value = annotations.get(b.keys().toAllocateKey());
             if (value != null) {
                 PodDevices pending = PodDevicesCodec.decode(value);
-                List<List<io.hami.protocol.device.ContainerDevice>> empty = new ArrayList<>(
-                        Collections.nCopies(pending.containers().size(), List.of()));
+                List<List<io.hami.protocol.device.ContainerDevice>> empty =
+                        new ArrayList<>(Collections.nCopies(pending.containers().size(), List.of()));
                 set.put(b.keys().toAllocateKey(), PodDevicesCodec.encode(new PodDevices(empty)));
             }
         }

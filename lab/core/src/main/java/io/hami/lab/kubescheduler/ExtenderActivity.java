@@ -7,6 +7,7 @@ import io.hami.lab.observe.ClusterObserver;
 import io.hami.lab.observe.PodState;
 import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.extender.FilterObserver;
+import io.hami.scheduler.fit.Denial;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
     }
 
     @Override
-    public void filtered(Pod pod, List<String> fitting, Map<String, String> failed, Duration took) {
+    public void filtered(Pod pod, List<String> fitting, Map<String, Denial> failed, Duration took) {
         latencies.record(Latencies.FILTER, took);
         lastFiltered.put(key(pod), System.nanoTime());
     }
@@ -60,13 +61,13 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
             contentions.incrementAndGet();
         } else {
             bindFailures.incrementAndGet();
-            causes.record("bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, message);
+            causes.record(
+                    "bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, message);
         }
     }
 
     @Override
-    public void lock(String node, LockOutcome outcome, Duration took) {
-    }
+    public void lock(String node, LockOutcome outcome, Duration took) {}
 
     /**
      * kube-scheduler's progress as the run sees it. Its queues cannot be read from outside, so it counts as busy
@@ -83,8 +84,10 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
                     return 0;
                 }
                 long freedAt = System.nanoTime() - since.toNanos();
-                return (int) observer.pods().stream().filter(p -> PodState.of(p) == PodState.UNSCHEDULABLE)
-                        .filter(p -> lastFiltered.getOrDefault(key(p), 0L) - freedAt <= 0).count();
+                return (int) observer.pods().stream()
+                        .filter(p -> PodState.of(p) == PodState.UNSCHEDULABLE)
+                        .filter(p -> lastFiltered.getOrDefault(key(p), 0L) - freedAt <= 0)
+                        .count();
             }
 
             @Override

@@ -35,7 +35,8 @@ public final class ExtenderClient {
      */
     private static final String CLOSED_BEFORE_ANSWER = "received no bytes";
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final KubernetesSerialization json;
     private final Supplier<List<URI>> endpoints;
     private final Latencies latencies;
@@ -51,16 +52,19 @@ public final class ExtenderClient {
     }
 
     /** What {@code /filter} answered: the nodes that fit and a reason for each other one, or an error. */
-    public record FilterOutcome(List<String> fitting, Map<String, String> failed, String error) {
-    }
+    public record FilterOutcome(List<String> fitting, Map<String, String> failed, String error) {}
 
     public FilterOutcome filter(Pod pod, List<String> nodes) throws IOException {
         JsonNode r = call("/filter", Latencies.FILTER, args(pod, nodes));
         var fitting = new ArrayList<String>();
         r.path("NodeNames").forEach(n -> fitting.add(n.asString()));
         var failed = new LinkedHashMap<String, String>();
-        r.path("FailedNodes").properties().forEach(e -> failed.put(e.getKey(), e.getValue().asString()));
-        r.path("FailedAndUnresolvableNodes").properties().forEach(e -> failed.put(e.getKey(), e.getValue().asString()));
+        r.path("FailedNodes")
+                .properties()
+                .forEach(e -> failed.put(e.getKey(), e.getValue().asString()));
+        r.path("FailedAndUnresolvableNodes")
+                .properties()
+                .forEach(e -> failed.put(e.getKey(), e.getValue().asString()));
         return new FilterOutcome(fitting, failed, r.path("Error").asString(""));
     }
 
@@ -84,7 +88,8 @@ public final class ExtenderClient {
         body.put("Node", node);
         long start = System.nanoTime();
         String error = call("/bind", null, json.asJson(body)).path("Error").asString("");
-        latencies.record(error.isEmpty() ? Latencies.BIND : Latencies.BIND_REFUSED, Duration.ofNanos(System.nanoTime() - start));
+        latencies.record(
+                error.isEmpty() ? Latencies.BIND : Latencies.BIND_REFUSED, Duration.ofNanos(System.nanoTime() - start));
         return error;
     }
 
@@ -98,8 +103,11 @@ public final class ExtenderClient {
     }
 
     private HttpResponse<String> send(URI uri, String payload) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(payload)).build();
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(TIMEOUT)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(payload))
+                .build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

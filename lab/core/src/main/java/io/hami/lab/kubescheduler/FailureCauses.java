@@ -53,8 +53,15 @@ public final class FailureCauses {
         int n = counts.computeIfAbsent(cause, k -> new AtomicInteger()).incrementAndGet();
         String target = node == null ? "" : " to " + node;
         if (powerOfTen(n)) {
-            log.info("{} of {}/{}{} failed (cause seen {} time{}, counted in the report): {}", what, namespace, name, target, n,
-                    n == 1 ? "" : "s", error);
+            log.info(
+                    "{} of {}/{}{} failed (cause seen {} time{}, counted in the report): {}",
+                    what,
+                    namespace,
+                    name,
+                    target,
+                    n,
+                    n == 1 ? "" : "s",
+                    error);
         } else {
             log.debug("{} of {}/{}{} failed: {}", what, namespace, name, target, error);
         }
@@ -65,15 +72,20 @@ public final class FailureCauses {
         var sorted = new TreeMap<String, Integer>();
         counts.forEach((k, v) -> sorted.put(k, v.get()));
         var out = new LinkedHashMap<String, Integer>();
-        sorted.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        sorted.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .forEach(e -> out.put(e.getKey(), e.getValue()));
         return out;
     }
 
     /** One INFO line per cause with its count; for the end of a run. */
     public void logSummary() {
-        counts().forEach((cause, n) -> log.info("{} failed {} time{}: {}", cause.substring(0, cause.indexOf(':')), n,
-                n == 1 ? "" : "s", cause.substring(cause.indexOf(':') + 2)));
+        counts().forEach((cause, n) -> log.info(
+                "{} failed {} time{}: {}",
+                cause.substring(0, cause.indexOf(':')),
+                n,
+                n == 1 ? "" : "s",
+                cause.substring(cause.indexOf(':') + 2)));
     }
 
     private static boolean powerOfTen(int n) {

@@ -9,14 +9,15 @@ import java.util.stream.Collectors;
  * the extender's reasons grouped and counted, most frequent first.
  */
 final class FitError {
-    private FitError() {
-    }
+    private FitError() {}
 
     static String message(int nodes, Map<String, String> failed) {
         var counts = new TreeMap<String, Integer>();
         failed.values().forEach(reason -> counts.merge(reason, 1, Integer::sum));
         String reasons = counts.entrySet().stream()
-                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .sorted(Map.Entry.<String, Integer>comparingByValue()
+                        .reversed()
+                        .thenComparing(Map.Entry.comparingByKey()))
                 .map(e -> e.getValue() + " " + e.getKey())
                 .collect(Collectors.joining(", "));
         return "0/" + nodes + " nodes are available" + (reasons.isEmpty() ? "." : ": " + reasons + ".");

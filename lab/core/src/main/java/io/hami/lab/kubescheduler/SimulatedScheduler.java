@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * change through informers of its own, which may lag behind this scheduler's, so an unschedulable pod that was last
  * evaluated before a change had time to reach the extender is evaluated once more when it has ({@link #INDEX_LAG}).
  *
- * <p>One difference from kube-scheduler: a bind refused for node-lock contention (DECISIONS D5: the extender answers
+ * <p>One difference from kube-scheduler: a bind refused for node-lock contention (design D5 in docs/design.md#d5: the extender answers
  * at once instead of waiting for the lock, and asks to be retried) is retried after a short backoff of its own
  * (100 ms doubling to 1 s), since the node is only busy for the length of one allocation. kube-scheduler's 1-10 s
  * backoff would make a binpacked node take one pod every few seconds and hide everything else a run shows.
@@ -48,7 +48,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedScheduler.class);
     /** How long the extender's usage index may take to see a change this scheduler's informers saw. */
     static final Duration INDEX_LAG = Duration.ofSeconds(2);
-    /** How the extender's bind says that another pod holds the node lock (D5). */
+    /** How the extender's bind says that another pod holds the node lock (design D5). */
     static final String LOCK_CONTENTION = "node lock contention";
 
     private final KubernetesClient client;
@@ -70,14 +70,20 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     private volatile long lastBindNanos;
     /** {@link System#nanoTime()} of the last change that may let an unschedulable pod fit. */
     private volatile long lastChange = System.nanoTime();
-    private final ScheduledExecutorService recheck =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("lab-kube-scheduler-recheck").daemon().factory());
+
+    private final ScheduledExecutorService recheck = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("lab-kube-scheduler-recheck").daemon().factory());
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<Pod> podInformer;
     private final Thread loop;
 
     /** Where one pod stands in the scheduling queue. */
-    public enum State { QUEUED, IN_FLIGHT, UNSCHEDULABLE, BOUND }
+    public enum State {
+        QUEUED,
+        IN_FLIGHT,
+        UNSCHEDULABLE,
+        BOUND
+    }
 
     private static final class Tracked {
         volatile State state = State.QUEUED;
@@ -85,6 +91,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         volatile int contended;
         /** {@link System#nanoTime()} of the filter call that found it unschedulable. */
         volatile long evaluatedAt;
+
         volatile String message = "";
         /** Bumped whenever the pod is queued, so stale queue entries are skipped. */
         volatile long generation;
@@ -106,24 +113,46 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
      * @param bindParallelism binding cycles at once; the scheduling loop waits when all are busy
      * @param random          breaks ties between equally scored nodes
      */
-    public SimulatedScheduler(KubernetesClient client, String schedulerName, ExtenderClient extender, DeviceBackends backends,
-                              int bindParallelism, RandomGenerator random) {
+    public SimulatedScheduler(
+            KubernetesClient client,
+            String schedulerName,
+            ExtenderClient extender,
+            DeviceBackends backends,
+            int bindParallelism,
+            RandomGenerator random) {
         this.client = client;
         this.schedulerName = schedulerName;
         this.extender = extender;
-        this.registerKeys = backends.all().stream().map(DeviceBackend::keys).flatMap(k -> k.registerKey().stream()).toList();
+        this.registerKeys = backends.all().stream()
+                .map(DeviceBackend::keys)
+                .flatMap(k -> k.registerKey().stream())
+                .toList();
         this.random = random;
         this.binders = new Semaphore(bindParallelism);
         this.nodeInformer = client.nodes().inform(new NodeEvents());
         this.podInformer = client.pods().inAnyNamespace().inform(new PodEvents());
         this.loop = Thread.ofPlatform().name("lab-kube-scheduler").daemon().start(this::run);
-        recheck.scheduleWithFixedDelay(this::recheckStale, 500, 500, TimeUnit.MILLISECONDS);
+        // A periodic task that throws is never run again: log and recheck on the next round.
+        var unused = recheck.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        recheckStale();
+                    } catch (RuntimeException e) {
+                        LOG.error("rechecking unschedulable pods", e);
+                    }
+                },
+                500,
+                500,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Pods waiting for an attempt, in one, or unschedulable but due for another look: the scheduler still has work. */
     public int busy() {
-        return (int) pods.values().stream().filter(t -> t.state == State.QUEUED || t.state == State.IN_FLIGHT
-                || (t.state == State.UNSCHEDULABLE && stale(t))).count();
+        return (int) pods.values().stream()
+                .filter(t -> t.state == State.QUEUED
+                        || t.state == State.IN_FLIGHT
+                        || (t.state == State.UNSCHEDULABLE && stale(t)))
+                .count();
     }
 
     /** Whether the pod was found unschedulable before the last change could reach the extender. */
@@ -201,11 +230,19 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         boolean handedOver = false;
         String step = "filter";
         try {
-            List<String> nodes = nodeInformer.getStore().list().stream().map(n -> n.getMetadata().getName()).sorted().toList();
+            List<String> nodes = nodeInformer.getStore().list().stream()
+                    .map(n -> n.getMetadata().getName())
+                    .sorted()
+                    .toList();
             t.evaluatedAt = System.nanoTime();
             ExtenderClient.FilterOutcome filtered = extender.filter(pod, nodes);
             if (!filtered.error().isEmpty()) {
-                causes.record("filter", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), null, filtered.error());
+                causes.record(
+                        "filter",
+                        pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(),
+                        null,
+                        filtered.error());
                 retry(key, t, "filter: " + filtered.error());
                 return;
             }
@@ -214,11 +251,14 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 return;
             }
             step = "prioritize";
-            String node = best(filtered.fitting(), filtered.fitting().size() == 1 ? Map.of() : extender.prioritize(pod, filtered.fitting()));
+            String node = best(
+                    filtered.fitting(),
+                    filtered.fitting().size() == 1 ? Map.of() : extender.prioritize(pod, filtered.fitting()));
             binding.execute(() -> bindOne(key, pod, t, node));
             handedOver = true;
         } catch (IOException e) {
-            causes.record(step, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), null, e.getMessage());
+            causes.record(
+                    step, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), null, e.getMessage());
             retry(key, t, e.getMessage());
         } finally {
             if (!handedOver) {
@@ -243,12 +283,18 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 enqueue(key, t, contentionBackoff.after(t.contended));
             } else {
                 bindFailures.incrementAndGet();
-                causes.record("bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, error);
+                causes.record(
+                        "bind",
+                        pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(),
+                        node,
+                        error);
                 retry(key, t, "bind to " + node + ": " + error);
             }
         } catch (IOException e) {
             bindFailures.incrementAndGet();
-            causes.record("bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, e.getMessage());
+            causes.record(
+                    "bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, e.getMessage());
             retry(key, t, "bind to " + node + ": " + e.getMessage());
         } finally {
             binders.release();
@@ -257,8 +303,12 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
     /** The highest score; among equals, one at random, as kube-scheduler's selectHost does. */
     private String best(List<String> fitting, Map<String, Long> scores) {
-        long top = fitting.stream().mapToLong(n -> scores.getOrDefault(n, 0L)).max().orElse(0);
-        List<String> ties = fitting.stream().filter(n -> scores.getOrDefault(n, 0L) == top).toList();
+        long top = fitting.stream()
+                .mapToLong(n -> scores.getOrDefault(n, 0L))
+                .max()
+                .orElse(0);
+        List<String> ties =
+                fitting.stream().filter(n -> scores.getOrDefault(n, 0L) == top).toList();
         synchronized (random) {
             return ties.get(random.nextInt(ties.size()));
         }
@@ -284,13 +334,31 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
     /** The condition kube-scheduler writes, so {@code kubectl describe} shows why. */
     private void markUnschedulable(Pod pod, String message) {
-        String patch = client.getKubernetesSerialization().asJson(Map.of("status", Map.of("conditions", List.of(Map.of(
-                "type", "PodScheduled", "status", "False", "reason", "Unschedulable", "message", message)))));
+        String patch = client.getKubernetesSerialization()
+                .asJson(Map.of(
+                        "status",
+                        Map.of(
+                                "conditions",
+                                List.of(Map.of(
+                                        "type",
+                                        "PodScheduled",
+                                        "status",
+                                        "False",
+                                        "reason",
+                                        "Unschedulable",
+                                        "message",
+                                        message)))));
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .subresource("status")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
         } catch (KubernetesClientException e) {
-            LOG.debug("pod {}: writing the Unschedulable condition failed: {}", pod.getMetadata().getName(), e.getMessage());
+            LOG.debug(
+                    "pod {}: writing the Unschedulable condition failed: {}",
+                    pod.getMetadata().getName(),
+                    e.getMessage());
         }
     }
 
@@ -315,7 +383,8 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     }
 
     private static boolean bound(Pod pod) {
-        return pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
+        return pod.getSpec().getNodeName() != null
+                && !pod.getSpec().getNodeName().isEmpty();
     }
 
     private static boolean terminal(Pod pod) {
@@ -361,22 +430,24 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
         @Override
         public void onUpdate(Node before, Node after) {
-            if (!Objects.equals(allocatable(before), allocatable(after)) || registerKeys.stream()
-                    .anyMatch(k -> !Objects.equals(annotation(before, k), annotation(after, k)))) {
+            if (!Objects.equals(allocatable(before), allocatable(after))
+                    || registerKeys.stream()
+                            .anyMatch(k -> !Objects.equals(annotation(before, k), annotation(after, k)))) {
                 clusterChanged();
             }
         }
 
         @Override
-        public void onDelete(Node node, boolean finalStateUnknown) {
-        }
+        public void onDelete(Node node, boolean finalStateUnknown) {}
 
         private static Object allocatable(Node n) {
             return n.getStatus() == null ? null : n.getStatus().getAllocatable();
         }
 
         private static String annotation(Node n, String key) {
-            return n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(key);
+            return n.getMetadata().getAnnotations() == null
+                    ? null
+                    : n.getMetadata().getAnnotations().get(key);
         }
     }
 

@@ -19,6 +19,7 @@ public final class Latencies {
     public static final String BIND = "bind";
     /** Binds the extender refused (node-lock contention, no longer fits, ...). */
     public static final String BIND_REFUSED = "bind refused";
+
     public static final String ALLOCATE = "allocate";
 
     private final Map<String, Samples> byOperation = new ConcurrentHashMap<>();

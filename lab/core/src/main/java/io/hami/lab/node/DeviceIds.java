@@ -9,16 +9,16 @@ import java.util.UUID;
  * cluster, and shaped like the vendor's own ({@code GPU-<uuid>} for NVIDIA).
  */
 public final class DeviceIds {
-    private DeviceIds() {
-    }
+    private DeviceIds() {}
 
     public static String uuid(Vendor vendor, String node, int index) {
-        UUID id = UUID.nameUUIDFromBytes((vendor.yamlName() + "/" + node + "/" + index).getBytes(StandardCharsets.UTF_8));
+        UUID id =
+                UUID.nameUUIDFromBytes((vendor.yamlName() + "/" + node + "/" + index).getBytes(StandardCharsets.UTF_8));
         return prefix(vendor) + "-" + id;
     }
 
     /**
-     * The ID the scheduler uses for a device in pod device strings (DECISIONS D1): the UUID for NVIDIA and Hygon,
+     * The ID the scheduler uses for a device in pod device strings (design D1, docs/design.md#d1): the UUID for NVIDIA and Hygon,
      * {@code <node>-cambricon-mlu-<i>} and {@code <node>-mthreads-<i>} for the vendors discovered from capacity.
      */
     public static String schedulerId(Vendor vendor, String node, int index) {

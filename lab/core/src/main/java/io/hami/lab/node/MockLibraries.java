@@ -15,8 +15,7 @@ import java.nio.file.StandardCopyOption;
 public final class MockLibraries {
     private static final String BUNDLED = "/io/hami/lab/mocks/";
 
-    private MockLibraries() {
-    }
+    private MockLibraries() {}
 
     /** Copies {@code vendor}'s libraries into {@code dir}, under their SONAMEs, where its plugin loads them. */
     public static void copyTo(Vendor vendor, Path dir) throws IOException {
@@ -25,8 +24,9 @@ public final class MockLibraries {
             String resource = BUNDLED + vendor.yamlName() + "/" + file;
             try (InputStream in = MockLibraries.class.getResourceAsStream(resource)) {
                 if (in == null) {
-                    throw new IOException("the " + vendor.yamlName() + " mock library " + file + " is not bundled in the lab ("
-                            + resource + "); build hardware-mocks first: ./mvnw -q -pl hardware-mocks,lab/core -am install");
+                    throw new IOException("the " + vendor.yamlName() + " mock library " + file
+                            + " is not bundled in the lab (" + resource
+                            + "); build hardware-mocks first: ./mvnw -q -pl hardware-mocks,lab/core -am install");
                 }
                 Files.copy(in, dir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
             }

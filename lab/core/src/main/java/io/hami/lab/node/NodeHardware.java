@@ -72,6 +72,7 @@ public final class NodeHardware {
         }
         Path tmp = dir.resolve("control.json.tmp");
         Files.writeString(tmp, JSON.writeValueAsString(Map.of("unhealthy", List.copyOf(unhealthy))));
-        Files.move(tmp, dir.resolve("control.json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+                tmp, dir.resolve("control.json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -5,8 +5,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.lab.scenario.DeviceGroup;
 import io.hami.lab.scenario.NodeSpec;
-import io.hami.protocol.codec.LegacyRegisterCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
@@ -22,25 +20,36 @@ import java.util.Map;
  * where running a plugin per node is not the point.
  */
 public final class SyntheticNodes {
-    private SyntheticNodes() {
-    }
+    private SyntheticNodes() {}
 
     public static Node of(NodeSpec spec, DeviceBackends backends) {
         // Ready, with the resources every kubelet reports: kube-scheduler's NodeResourcesFit needs room for pods.
         var base = Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"), "pods", new Quantity("110"));
-        var node = new NodeBuilder().withNewMetadata().withName(spec.name())
-                .addToLabels("kubernetes.io/hostname", spec.name()).endMetadata()
-                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
-                .withCapacity(new HashMap<>(base)).withAllocatable(new HashMap<>(base)).endStatus().build();
+        var node = new NodeBuilder()
+                .withNewMetadata()
+                .withName(spec.name())
+                .addToLabels("kubernetes.io/hostname", spec.name())
+                .endMetadata()
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .withReason("KubeletReady")
+                .endCondition()
+                .withCapacity(new HashMap<>(base))
+                .withAllocatable(new HashMap<>(base))
+                .endStatus()
+                .build();
         for (DeviceGroup group : spec.group().devices()) {
-            DeviceBackend backend = backends.byVendor(group.vendor().keyword()).orElseThrow(
-                    () -> new IllegalStateException("no backend for " + group.vendor().keyword() + " on the class path"));
+            DeviceBackend backend = backends.byVendor(group.vendor().keyword())
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no backend for " + group.vendor().keyword() + " on the class path"));
             VendorKeys keys = backend.keys();
-            String key = keys.registerKey().orElseThrow(() -> new IllegalArgumentException(
-                    group.vendor().yamlName() + " has no register annotation to carry a synthetic inventory"));
+            String key = keys.registerKey()
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            group.vendor().yamlName() + " has no register annotation to carry a synthetic inventory"));
             List<DeviceInfo> devices = inventory(spec.name(), group);
-            String value = keys.registerFormat() == VendorKeys.RegisterFormat.JSON
-                    ? NvidiaRegisterCodec.encode(devices) : LegacyRegisterCodec.encode(devices);
+            String value = keys.registerCodec().orElseThrow().encode(devices);
             node.getMetadata().getAnnotations().put(key, value);
             Quantity count = new Quantity(Integer.toString(group.count() * group.split()));
             node.getStatus().getCapacity().put(backend.resources().count(), count);
@@ -55,8 +64,16 @@ public final class SyntheticNodes {
         String keyword = group.vendor().keyword();
         String type = group.model().contains(keyword) ? group.model() : keyword + "-" + group.model();
         for (int i = 0; i < group.count(); i++) {
-            devices.add(new DeviceInfo(DeviceIds.uuid(group.vendor(), node, i), i, group.split(), group.memory(), 100, type,
-                    group.numaOf(i), "hami-core", true));
+            devices.add(new DeviceInfo(
+                    DeviceIds.uuid(group.vendor(), node, i),
+                    i,
+                    group.split(),
+                    group.memory(),
+                    100,
+                    type,
+                    group.numaOf(i),
+                    "hami-core",
+                    true));
         }
         return devices;
     }

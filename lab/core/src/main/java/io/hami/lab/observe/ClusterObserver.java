@@ -28,6 +28,7 @@ import java.util.Set;
 public final class ClusterObserver implements AutoCloseable {
     /** Beyond this many devices the report draws no per-device time series. */
     private static final int MAX_CHARTED_DEVICES = 512;
+
     private static final int MAX_VIOLATIONS = 50;
 
     private final DeviceBackends backends;
@@ -71,7 +72,9 @@ public final class ClusterObserver implements AutoCloseable {
                 }
             }
         });
-        List<String> registerKeys = backends.all().stream().flatMap(b -> b.keys().registerKey().stream()).toList();
+        List<String> registerKeys = backends.all().stream()
+                .flatMap(b -> b.keys().registerKey().stream())
+                .toList();
         this.nodes = client.nodes().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {
@@ -81,14 +84,14 @@ public final class ClusterObserver implements AutoCloseable {
             @Override
             public void onUpdate(Node before, Node after) {
                 if (!Objects.equals(allocatable(before), allocatable(after))
-                        || registerKeys.stream().anyMatch(k -> !Objects.equals(annotation(before, k), annotation(after, k)))) {
+                        || registerKeys.stream()
+                                .anyMatch(k -> !Objects.equals(annotation(before, k), annotation(after, k)))) {
                     lastFreed = System.nanoTime();
                 }
             }
 
             @Override
-            public void onDelete(Node node, boolean unknown) {
-            }
+            public void onDelete(Node node, boolean unknown) {}
         });
     }
 
@@ -101,7 +104,9 @@ public final class ClusterObserver implements AutoCloseable {
     }
 
     private static String annotation(Node n, String key) {
-        return n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(key);
+        return n.getMetadata().getAnnotations() == null
+                ? null
+                : n.getMetadata().getAnnotations().get(key);
     }
 
     /** Records the cluster as it is now, {@code at} into the run. */

@@ -29,11 +29,13 @@ public enum PodState {
         }
         String node = pod.getSpec().getNodeName();
         Map<String, String> a = pod.getMetadata().getAnnotations();
-        if ((node != null && !node.isEmpty()) || (a != null && ProtocolKeys.PHASE_ALLOCATING.equals(a.get(ProtocolKeys.BIND_PHASE)))) {
+        if ((node != null && !node.isEmpty())
+                || (a != null && ProtocolKeys.PHASE_ALLOCATING.equals(a.get(ProtocolKeys.BIND_PHASE)))) {
             return ALLOCATING;
         }
-        boolean unschedulable = pod.getStatus() != null && pod.getStatus().getConditions().stream()
-                .anyMatch(c -> "PodScheduled".equals(c.getType()) && "Unschedulable".equals(c.getReason()));
+        boolean unschedulable = pod.getStatus() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "PodScheduled".equals(c.getType()) && "Unschedulable".equals(c.getReason()));
         return unschedulable ? UNSCHEDULABLE : PENDING;
     }
 

@@ -11,7 +11,8 @@ import java.util.Map;
  * @param pods    pods per state
  * @param devices what the pods' allocations hold per device; empty for clusters too large to chart per device
  */
-public record Sample(Duration at, Map<PodState, Integer> pods, Map<DeviceAccounting.DeviceKey, DeviceAccounting.Usage> devices) {
+public record Sample(
+        Duration at, Map<PodState, Integer> pods, Map<DeviceAccounting.DeviceKey, DeviceAccounting.Usage> devices) {
     public Sample {
         pods = Map.copyOf(pods);
         devices = Map.copyOf(devices);

@@ -16,21 +16,48 @@ import java.util.Map;
 /** The report's charts, each an inline SVG. */
 final class Charts {
     /** Bottom to top in the stacked chart; finished pods at the bottom, problems on top. */
-    static final List<PodState> STACK = List.of(PodState.SUCCEEDED, PodState.RUNNING, PodState.ALLOCATING, PodState.PENDING,
-            PodState.UNSCHEDULABLE, PodState.FAILED);
+    static final List<PodState> STACK = List.of(
+            PodState.SUCCEEDED,
+            PodState.RUNNING,
+            PodState.ALLOCATING,
+            PodState.PENDING,
+            PodState.UNSCHEDULABLE,
+            PodState.FAILED);
+
     static final Map<PodState, String> COLORS = new EnumMap<>(Map.of(
-            PodState.SUCCEEDED, "#9aa5b1", PodState.RUNNING, "#3f9c5a", PodState.ALLOCATING, "#4aa3df",
-            PodState.PENDING, "#f0b429", PodState.UNSCHEDULABLE, "#e4572e", PodState.FAILED, "#8e1b1b"));
-    static final List<Duration> LATENCY_BOUNDS = List.of(Duration.ofNanos(100_000), Duration.ofNanos(200_000),
-            Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10),
-            Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(500),
-            Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5));
+            PodState.SUCCEEDED,
+            "#9aa5b1",
+            PodState.RUNNING,
+            "#3f9c5a",
+            PodState.ALLOCATING,
+            "#4aa3df",
+            PodState.PENDING,
+            "#f0b429",
+            PodState.UNSCHEDULABLE,
+            "#e4572e",
+            PodState.FAILED,
+            "#8e1b1b"));
+    static final List<Duration> LATENCY_BOUNDS = List.of(
+            Duration.ofNanos(100_000),
+            Duration.ofNanos(200_000),
+            Duration.ofNanos(500_000),
+            Duration.ofMillis(1),
+            Duration.ofMillis(2),
+            Duration.ofMillis(5),
+            Duration.ofMillis(10),
+            Duration.ofMillis(20),
+            Duration.ofMillis(50),
+            Duration.ofMillis(100),
+            Duration.ofMillis(200),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5));
 
     private static final String AXIS = "#52606d";
     private static final String GRID = "#e4e7eb";
 
-    private Charts() {
-    }
+    private Charts() {}
 
     /** Pods per state over time, stacked, with a dashed line and a number at each fault. */
     static String podsOverTime(List<Sample> samples, List<FaultEvent> faults) {
@@ -40,7 +67,11 @@ final class Charts {
             return svg.text(w / 2.0, h / 2.0, "no samples", "middle", 14, AXIS).end();
         }
         double maxT = samples.getLast().at().toMillis() / 1000.0;
-        int maxPods = samples.stream().mapToInt(s -> s.pods().values().stream().mapToInt(Integer::intValue).sum()).max().orElse(1);
+        int maxPods = samples.stream()
+                .mapToInt(s ->
+                        s.pods().values().stream().mapToInt(Integer::intValue).sum())
+                .max()
+                .orElse(1);
         double yMax = niceCeiling(Math.max(maxPods, 1));
         double plotW = w - left - right, plotH = h - top - bottom;
         axes(svg, left, top, plotW, plotH, maxT, yMax, "s", "pods");
@@ -76,8 +107,13 @@ final class Charts {
         int w = 290, h = 236, left = 36, right = 8, top = 44, bottom = 48;
         var svg = new Svg(w, h, operation + " latency histogram");
         svg.text(left, 16, operation + ": " + stats.count() + " calls", "start", 12, "#1f2933");
-        svg.text(left, 32, "p50 " + Format.latency(stats.quantile(0.5)) + " · p99 " + Format.latency(stats.quantile(0.99)),
-                "start", 12, "#1f2933");
+        svg.text(
+                left,
+                32,
+                "p50 " + Format.latency(stats.quantile(0.5)) + " · p99 " + Format.latency(stats.quantile(0.99)),
+                "start",
+                12,
+                "#1f2933");
         int[] counts = stats.histogram(LATENCY_BOUNDS);
         int max = 1;
         for (int c : counts) {
@@ -104,7 +140,8 @@ final class Charts {
         return svg.end();
     }
 
-    private static void marker(Svg svg, Duration value, String label, double left, double bar, double top, double plotH, String color) {
+    private static void marker(
+            Svg svg, Duration value, String label, double left, double bar, double top, double plotH, String color) {
         if (value.isZero()) {
             return;
         }
@@ -113,7 +150,9 @@ final class Charts {
             bucket++;
         }
         double lo = bucket == 0 ? 0 : Math.log(LATENCY_BOUNDS.get(bucket - 1).toNanos());
-        double hi = bucket < LATENCY_BOUNDS.size() ? Math.log(LATENCY_BOUNDS.get(bucket).toNanos()) : lo + 1;
+        double hi = bucket < LATENCY_BOUNDS.size()
+                ? Math.log(LATENCY_BOUNDS.get(bucket).toNanos())
+                : lo + 1;
         double within = bucket == 0 ? 0.5 : Math.clamp((Math.log(value.toNanos()) - lo) / (hi - lo), 0, 1);
         double x = left + (bucket + within) * bar;
         svg.line(x, top, x, top + plotH, color, 1.5, true);
@@ -134,19 +173,45 @@ final class Charts {
         for (int i = 0; i < rows.size(); i++) {
             DeviceRow d = rows.get(i);
             double y = top + i * rowH;
-            svg.text(0, y + 13, d.device().vendor().yamlName() + " #" + d.device().index(), "start", 11, "#1f2933");
+            svg.text(
+                    0,
+                    y + 13,
+                    d.device().vendor().yamlName() + " #" + d.device().index(),
+                    "start",
+                    11,
+                    "#1f2933");
             svg.text(0, y + 26, shorten(d.device().model(), 24), "start", 9, AXIS);
-            bar(svg, labelW, y + 4, barW, d.memory(), d.peakMemory(), d.device().memory(),
-                    d.device().id() + ": " + d.memory() + " of " + d.device().memory() + " MiB (peak " + d.peakMemory() + ")",
+            bar(
+                    svg,
+                    labelW,
+                    y + 4,
+                    barW,
+                    d.memory(),
+                    d.peakMemory(),
+                    d.device().memory(),
+                    d.device().id() + ": " + d.memory() + " of " + d.device().memory() + " MiB (peak " + d.peakMemory()
+                            + ")",
                     d.memory() + "/" + d.device().memory() + " MiB");
-            bar(svg, labelW + barW + gap, y + 4, barW, d.cores(), d.peakCores(), d.device().cores(),
-                    d.device().id() + ": " + d.cores() + " of " + d.device().cores() + " cores (peak " + d.peakCores() + ")",
-                    d.cores() + "/" + d.device().cores() + (d.device().slots() > 0 ? " · " + d.tasks() + "/" + d.device().slots() + " tasks" : ""));
+            bar(
+                    svg,
+                    labelW + barW + gap,
+                    y + 4,
+                    barW,
+                    d.cores(),
+                    d.peakCores(),
+                    d.device().cores(),
+                    d.device().id() + ": " + d.cores() + " of " + d.device().cores() + " cores (peak " + d.peakCores()
+                            + ")",
+                    d.cores() + "/" + d.device().cores()
+                            + (d.device().slots() > 0
+                                    ? " · " + d.tasks() + "/" + d.device().slots() + " tasks"
+                                    : ""));
         }
         return svg.end();
     }
 
-    private static void bar(Svg svg, double x, double y, double w, long used, long peak, long capacity, String title, String label) {
+    private static void bar(
+            Svg svg, double x, double y, double w, long used, long peak, long capacity, String title, String label) {
         double frac = capacity == 0 ? 0 : Math.min(1.0, (double) used / capacity);
         double peakFrac = capacity == 0 ? 0 : Math.min(1.0, (double) peak / capacity);
         String fill = used > capacity ? "#8e1b1b" : frac > 0.9 ? "#e4572e" : "#3f9c5a";
@@ -185,7 +250,13 @@ final class Charts {
             svg.rect(left + i * bar + 2, top + plotH - bh, bar - 4, bh, "#4aa3df", range + ": " + bands[i] + " nodes");
             svg.text(left + i * bar + bar / 2, top + plotH + 14, range, "middle", 9, AXIS);
             if (bands[i] > 0) {
-                svg.text(left + i * bar + bar / 2, top + plotH - bh - 3, Integer.toString(bands[i]), "middle", 9, "#1f2933");
+                svg.text(
+                        left + i * bar + bar / 2,
+                        top + plotH - bh - 3,
+                        Integer.toString(bands[i]),
+                        "middle",
+                        9,
+                        "#1f2933");
             }
         }
         svg.text(left + plotW / 2, h - 6, "memory allocated on the node", "middle", 10, AXIS);
@@ -206,17 +277,20 @@ final class Charts {
         for (int r = 0; r < rows.size(); r++) {
             DeviceRow d = rows.get(r);
             double y = top + r * rowH;
-            String label = (d.device().node().equals(node) ? "" : d.device().node() + " ") + d.device().vendor().yamlName() + " #"
-                    + d.device().index();
+            String label = (d.device().node().equals(node) ? "" : d.device().node() + " ")
+                    + d.device().vendor().yamlName() + " #" + d.device().index();
             if (!d.device().node().equals(node)) {
                 svg.line(0, y, w, y, GRID, 1, false);
             }
             node = d.device().node();
             svg.text(labelW - 6, y + rowH - 1, label, "end", 9, AXIS);
-            var key = new DeviceAccounting.DeviceKey(d.device().node(), d.device().id());
+            var key =
+                    new DeviceAccounting.DeviceKey(d.device().node(), d.device().id());
             for (int i = 0; i < samples.size(); i++) {
                 DeviceAccounting.Usage u = samples.get(i).devices().get(key);
-                double frac = u == null || d.device().memory() == 0 ? 0 : Math.min(1, (double) u.memory() / d.device().memory());
+                double frac = u == null || d.device().memory() == 0
+                        ? 0
+                        : Math.min(1, (double) u.memory() / d.device().memory());
                 if (frac > 0) {
                     svg.rect(labelW + i * cell, y + 1, cell + 0.3, rowH - 2, blue(frac), null);
                 }
@@ -235,8 +309,16 @@ final class Charts {
         return String.format(Locale.ROOT, "rgb(%d,%d,%d)", r, g, b);
     }
 
-    private static void axes(Svg svg, double left, double top, double plotW, double plotH, double maxX, double maxY,
-                             String xUnit, String yLabel) {
+    private static void axes(
+            Svg svg,
+            double left,
+            double top,
+            double plotW,
+            double plotH,
+            double maxX,
+            double maxY,
+            String xUnit,
+            String yLabel) {
         for (int i = 0; i <= 4; i++) {
             double y = top + plotH * i / 4;
             svg.line(left, y, left + plotW, y, GRID, 1, false);
@@ -244,7 +326,8 @@ final class Charts {
         }
         for (int i = 0; i <= 6; i++) {
             double x = left + plotW * i / 6;
-            svg.text(x, top + plotH + 16, String.format(Locale.ROOT, "%.0f%s", maxX * i / 6, xUnit), "middle", 10, AXIS);
+            svg.text(
+                    x, top + plotH + 16, String.format(Locale.ROOT, "%.0f%s", maxX * i / 6, xUnit), "middle", 10, AXIS);
         }
         svg.line(left, top + plotH, left + plotW, top + plotH, AXIS, 1, false);
         svg.text(left - 6, top - 14, yLabel, "end", 10, AXIS);
@@ -267,7 +350,8 @@ final class Charts {
     /** Groups device rows by node, in order. */
     static Map<String, List<DeviceRow>> byNode(List<DeviceRow> rows) {
         var out = new LinkedHashMap<String, List<DeviceRow>>();
-        rows.forEach(r -> out.computeIfAbsent(r.device().node(), n -> new ArrayList<>()).add(r));
+        rows.forEach(r ->
+                out.computeIfAbsent(r.device().node(), n -> new ArrayList<>()).add(r));
         return out;
     }
 }

@@ -15,26 +15,58 @@ import java.util.Map;
 public final class ConsoleReport {
     /** Beyond this many devices the summary lists nodes instead of devices. */
     private static final int MAX_DEVICE_LINES = 64;
+
     private static final int MAX_NODE_LINES = 20;
     private static final int MAX_REASONS = 8;
     private static final int MAX_VIOLATIONS = 10;
 
-    private ConsoleReport() {
+    private ConsoleReport() {}
+
+    /** The scale scenario's throughput goal (issue 11: 1,000 nodes × 8 GPUs), and the run's ratio to it. */
+    static final double SCALE_GOAL_PODS_PER_SECOND = 300;
+
+    private static String throughputGoal(RunReport r) {
+        return r.scenario().equals("scale")
+                ? String.format(
+                        Locale.ROOT,
+                        " (%.2f of the goal of %.0f pods/s)",
+                        r.podsPerSecond() / SCALE_GOAL_PODS_PER_SECOND,
+                        SCALE_GOAL_PODS_PER_SECOND)
+                : "";
     }
 
     public static void print(RunReport r, PrintStream out) {
         out.println();
         out.println("== " + r.scenario() + ": summary ==");
         out.println("control plane: " + r.controlPlane());
-        out.printf(Locale.ROOT, "pods: %d planned, %d submitted: %d running, %d succeeded, %d failed, %d unschedulable, %d pending,"
-                        + " %d allocating; %d rejected by the webhook%s%n", r.planned(),
-                r.states().values().stream().mapToInt(Integer::intValue).sum() + r.rejected().size(),
-                r.count(PodState.RUNNING), r.count(PodState.SUCCEEDED), r.count(PodState.FAILED), r.count(PodState.UNSCHEDULABLE),
-                r.count(PodState.PENDING), r.count(PodState.ALLOCATING), r.rejected().size(),
+        out.printf(
+                Locale.ROOT,
+                "pods: %d planned, %d submitted: %d running, %d succeeded, %d failed, %d unschedulable, %d pending,"
+                        + " %d allocating; %d rejected by the webhook%s%n",
+                r.planned(),
+                r.states().values().stream().mapToInt(Integer::intValue).sum()
+                        + r.rejected().size(),
+                r.count(PodState.RUNNING),
+                r.count(PodState.SUCCEEDED),
+                r.count(PodState.FAILED),
+                r.count(PodState.UNSCHEDULABLE),
+                r.count(PodState.PENDING),
+                r.count(PodState.ALLOCATING),
+                r.rejected().size(),
                 r.notCreated().isEmpty() ? "" : "; " + r.notCreated().size() + " could not be created");
-        out.printf(Locale.ROOT, "scheduling: %.1f pods/s bound; binds retried: %d for node-lock contention, %d for other errors;"
-                + " %d API writes failed on purpose%n", r.podsPerSecond(), r.contentions(), r.bindRetries(), r.apiErrors());
-        reasons(out, "binds and filters that failed (other than for node-lock contention), by cause", r.failureCauses());
+        out.printf(
+                Locale.ROOT,
+                "scheduling: %.1f pods/s bound%s; binds retried: %d for node-lock contention, %d for other errors;"
+                        + " %d API writes failed on purpose%n",
+                r.podsPerSecond(),
+                throughputGoal(r),
+                r.contentions(),
+                r.bindRetries(),
+                r.apiErrors());
+        reasons(
+                out,
+                "binds and filters that failed (other than for node-lock contention), by cause",
+                r.failureCauses());
         reasons(out, "unschedulable", r.unschedulable());
         reasons(out, "failed", r.failed());
         var rejected = new LinkedHashMap<String, Integer>();
@@ -50,7 +82,13 @@ public final class ConsoleReport {
         }
         out.println("invariants:");
         for (Invariant i : r.invariants()) {
-            out.printf(Locale.ROOT, "  %s %-12s %s (%d checked)%n", i.holds() ? "ok  " : "FAIL", i.name(), i.statement(), i.checked());
+            out.printf(
+                    Locale.ROOT,
+                    "  %s %-12s %s (%d checked)%n",
+                    i.holds() ? "ok  " : "FAIL",
+                    i.name(),
+                    i.statement(),
+                    i.checked());
             i.violations().stream().limit(MAX_VIOLATIONS).forEach(v -> out.println("         - " + v));
             if (i.violations().size() > MAX_VIOLATIONS) {
                 out.println("         ... " + (i.violations().size() - MAX_VIOLATIONS) + " more");
@@ -64,7 +102,9 @@ public final class ConsoleReport {
             return;
         }
         out.println(title + ":");
-        reasons.entrySet().stream().limit(MAX_REASONS).forEach(e -> out.printf(Locale.ROOT, "  %4d  %s%n", e.getValue(), e.getKey()));
+        reasons.entrySet().stream()
+                .limit(MAX_REASONS)
+                .forEach(e -> out.printf(Locale.ROOT, "  %4d  %s%n", e.getValue(), e.getKey()));
         if (reasons.size() > MAX_REASONS) {
             out.println("        ... " + (reasons.size() - MAX_REASONS) + " more reasons");
         }
@@ -79,11 +119,26 @@ public final class ConsoleReport {
                     node = d.device().node();
                     out.println("  " + node);
                 }
-                out.printf(Locale.ROOT, "    %-9s #%-2d %-22s mem %6d/%-6d MiB %4s (peak %4s)  cores %3d/%-3d (peak %3d)%s%n",
-                        d.device().vendor().yamlName(), d.device().index(), d.device().model(), d.memory(), d.device().memory(),
-                        Format.percent(d.memory(), d.device().memory()), Format.percent(d.peakMemory(), d.device().memory()),
-                        d.cores(), d.device().cores(), d.peakCores(),
-                        d.device().slots() > 0 ? String.format(Locale.ROOT, "  tasks %d/%d", d.tasks(), d.device().slots()) : "");
+                out.printf(
+                        Locale.ROOT,
+                        "    %-9s #%-2d %-22s mem %6d/%-6d MiB %4s (peak %4s)  cores %3d/%-3d (peak %3d)%s%n",
+                        d.device().vendor().yamlName(),
+                        d.device().index(),
+                        d.device().model(),
+                        d.memory(),
+                        d.device().memory(),
+                        Format.percent(d.memory(), d.device().memory()),
+                        Format.percent(d.peakMemory(), d.device().memory()),
+                        d.cores(),
+                        d.device().cores(),
+                        d.peakCores(),
+                        d.device().slots() > 0
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "  tasks %d/%d",
+                                        d.tasks(),
+                                        d.device().slots())
+                                : "");
             }
             return;
         }
@@ -99,15 +154,32 @@ public final class ConsoleReport {
         sorted.sort((a, b) -> Long.compare(b.getValue()[0] * a.getValue()[1], a.getValue()[0] * b.getValue()[1]));
         long used = sorted.stream().filter(e -> e.getValue()[0] > 0).count();
         out.printf(Locale.ROOT, "allocation: %d of %d nodes hold pods; the fullest by memory:%n", used, byNode.size());
-        sorted.stream().limit(MAX_NODE_LINES).forEach(e -> out.printf(Locale.ROOT, "  %-24s mem %8d/%-8d MiB %4s  cores %5d/%-5d%n",
-                e.getKey(), e.getValue()[0], e.getValue()[1], Format.percent(e.getValue()[0], e.getValue()[1]),
-                e.getValue()[2], e.getValue()[3]));
+        sorted.stream()
+                .limit(MAX_NODE_LINES)
+                .forEach(e -> out.printf(
+                        Locale.ROOT,
+                        "  %-24s mem %8d/%-8d MiB %4s  cores %5d/%-5d%n",
+                        e.getKey(),
+                        e.getValue()[0],
+                        e.getValue()[1],
+                        Format.percent(e.getValue()[0], e.getValue()[1]),
+                        e.getValue()[2],
+                        e.getValue()[3]));
     }
 
     private static void latencies(PrintStream out, Map<String, Latencies.Stats> latencies, String source) {
-        out.println("latency       calls      p50       p99       max" + (RunReport.SIMULATED_LATENCIES.equals(source) ? ""
-                : "   (filter, bind: inside the extender, as kube-scheduler called it; allocate: the kubelets)"));
-        latencies.forEach((op, s) -> out.printf(Locale.ROOT, "  %-10s %7d %9s %9s %9s%n", op, s.count(),
-                Format.latency(s.quantile(0.5)), Format.latency(s.quantile(0.99)), Format.latency(s.max())));
+        out.println(
+                "latency       calls      p50       p99       max"
+                        + (RunReport.SIMULATED_LATENCIES.equals(source)
+                                ? ""
+                                : "   (filter, bind: inside the extender, as kube-scheduler called it; allocate: the kubelets)"));
+        latencies.forEach((op, s) -> out.printf(
+                Locale.ROOT,
+                "  %-10s %7d %9s %9s %9s%n",
+                op,
+                s.count(),
+                Format.latency(s.quantile(0.5)),
+                Format.latency(s.quantile(0.99)),
+                Format.latency(s.max())));
     }
 }

@@ -12,5 +12,4 @@ import io.hami.lab.check.DeviceCapacity;
  * @param peakMemory most MiB allocated in any sample
  * @param peakCores  most cores allocated in any sample
  */
-public record DeviceRow(DeviceCapacity device, long memory, long cores, int tasks, long peakMemory, long peakCores) {
-}
+public record DeviceRow(DeviceCapacity device, long memory, long cores, int tasks, long peakMemory, long peakCores) {}

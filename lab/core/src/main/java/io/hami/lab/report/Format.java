@@ -5,8 +5,7 @@ import java.util.Locale;
 
 /** How durations and shares read in reports. */
 public final class Format {
-    private Format() {
-    }
+    private Format() {}
 
     /** {@code 850µs}, {@code 12.3ms}, {@code 1.25s}. */
     public static String latency(Duration d) {

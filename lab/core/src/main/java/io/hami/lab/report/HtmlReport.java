@@ -19,10 +19,13 @@ import java.util.Map;
  * and the reasons pods did not run. Charts are inline SVG; nothing is loaded from elsewhere.
  */
 public final class HtmlReport {
-    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter SHOWN_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter FILE_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter SHOWN_TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
     /** Beyond this many nodes the report shows how full the nodes are instead of every device. */
     private static final int MAX_NODE_CHARTS = 64;
+
     private static final int MAX_HEATMAP_ROWS = 256;
     private static final int MAX_VIOLATIONS = 20;
 
@@ -47,8 +50,7 @@ public final class HtmlReport {
             small{color:#52606d}
             """;
 
-    private HtmlReport() {
-    }
+    private HtmlReport() {}
 
     /** Writes the report into {@code dir} and returns its path. */
     public static Path write(RunReport r, Path dir) throws IOException {
@@ -60,8 +62,11 @@ public final class HtmlReport {
 
     static String render(RunReport r) {
         var h = new StringBuilder();
-        h.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>hami lab: ").append(esc(r.scenario()))
-                .append("</title><style>").append(STYLE).append("</style></head><body><main>");
+        h.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>hami lab: ")
+                .append(esc(r.scenario()))
+                .append("</title><style>")
+                .append(STYLE)
+                .append("</style></head><body><main>");
         header(h, r);
         cards(h, r);
         invariants(h, r.invariants());
@@ -75,19 +80,35 @@ public final class HtmlReport {
 
     private static void header(StringBuilder h, RunReport r) {
         h.append("<h1>hami lab: ").append(esc(r.scenario())).append("</h1>");
-        h.append("<p class=\"meta\">started ").append(SHOWN_TIME.format(r.startedAt())).append(" · seed ").append(r.seed())
-                .append(" · cluster up in ").append(Format.seconds(r.setup())).append(" · workload ran ")
-                .append(Format.seconds(r.took())).append(" · nodes: ");
-        h.append(String.join(", ", r.nodes().entrySet().stream().filter(e -> e.getValue() > 0)
-                .map(e -> e.getValue() + " " + e.getKey()).toList()));
+        h.append("<p class=\"meta\">started ")
+                .append(SHOWN_TIME.format(r.startedAt()))
+                .append(" · seed ")
+                .append(r.seed())
+                .append(" · cluster up in ")
+                .append(Format.seconds(r.setup()))
+                .append(" · workload ran ")
+                .append(Format.seconds(r.took()))
+                .append(" · nodes: ");
+        h.append(String.join(
+                ", ",
+                r.nodes().entrySet().stream()
+                        .filter(e -> e.getValue() > 0)
+                        .map(e -> e.getValue() + " " + e.getKey())
+                        .toList()));
         h.append(" · ").append(r.devices().size()).append(" devices</p>");
-        h.append("<p class=\"meta\">control plane: ").append(esc(r.controlPlane())).append("</p>");
+        h.append("<p class=\"meta\">control plane: ")
+                .append(esc(r.controlPlane()))
+                .append("</p>");
         if (!r.description().isEmpty()) {
             h.append("<p class=\"desc\">").append(esc(r.description())).append("</p>");
         }
         long broken = r.invariants().stream().filter(i -> !i.holds()).count();
-        h.append("<div class=\"verdict ").append(broken == 0 ? "ok\">All " + r.invariants().size() + " invariants hold"
-                : "bad\">" + broken + " of " + r.invariants().size() + " invariants violated").append("</div>");
+        h.append("<div class=\"verdict ")
+                .append(
+                        broken == 0
+                                ? "ok\">All " + r.invariants().size() + " invariants hold"
+                                : "bad\">" + broken + " of " + r.invariants().size() + " invariants violated")
+                .append("</div>");
     }
 
     private static void cards(StringBuilder h, RunReport r) {
@@ -109,23 +130,38 @@ public final class HtmlReport {
     }
 
     private static void card(StringBuilder h, String value, String label) {
-        h.append("<div class=\"card\"><b>").append(esc(value)).append("</b><span>").append(esc(label)).append("</span></div>");
+        h.append("<div class=\"card\"><b>")
+                .append(esc(value))
+                .append("</b><span>")
+                .append(esc(label))
+                .append("</span></div>");
     }
 
     private static void invariants(StringBuilder h, List<Invariant> invariants) {
-        h.append("<h2>Invariants</h2><table><tr><th>check</th><th>what must hold</th><th>checked</th><th>result</th></tr>");
+        h.append(
+                "<h2>Invariants</h2><table><tr><th>check</th><th>what must hold</th><th>checked</th><th>result</th></tr>");
         for (Invariant i : invariants) {
             h.append("<tr><td>").append(esc(i.name())).append("</td><td>").append(esc(i.statement()));
             if (!i.holds()) {
                 h.append("<ul class=\"v\">");
-                i.violations().stream().limit(MAX_VIOLATIONS).forEach(v -> h.append("<li>").append(esc(v)).append("</li>"));
+                i.violations().stream()
+                        .limit(MAX_VIOLATIONS)
+                        .forEach(v -> h.append("<li>").append(esc(v)).append("</li>"));
                 if (i.violations().size() > MAX_VIOLATIONS) {
-                    h.append("<li>… ").append(i.violations().size() - MAX_VIOLATIONS).append(" more</li>");
+                    h.append("<li>… ")
+                            .append(i.violations().size() - MAX_VIOLATIONS)
+                            .append(" more</li>");
                 }
                 h.append("</ul>");
             }
-            h.append("</td><td class=\"num\">").append(i.checked()).append("</td><td class=\"")
-                    .append(i.holds() ? "pass\">holds" : "fail\">" + i.violations().size() + " violation(s)").append("</td></tr>");
+            h.append("</td><td class=\"num\">")
+                    .append(i.checked())
+                    .append("</td><td class=\"")
+                    .append(
+                            i.holds()
+                                    ? "pass\">holds"
+                                    : "fail\">" + i.violations().size() + " violation(s)")
+                    .append("</td></tr>");
         }
         h.append("</table>");
     }
@@ -134,14 +170,22 @@ public final class HtmlReport {
         h.append("<h2>Pods over time</h2><div class=\"chart\">").append(Charts.podsOverTime(r.samples(), r.faults()));
         h.append("<div class=\"legend\">");
         for (PodState s : Charts.STACK.reversed()) {
-            h.append("<span><i style=\"background:").append(Charts.COLORS.get(s)).append("\"></i>").append(s.label()).append("</span>");
+            h.append("<span><i style=\"background:")
+                    .append(Charts.COLORS.get(s))
+                    .append("\"></i>")
+                    .append(s.label())
+                    .append("</span>");
         }
         h.append("</div>");
         if (!r.faults().isEmpty()) {
             h.append("<ol class=\"faults\">");
             for (FaultEvent f : r.faults()) {
-                h.append("<li>").append(Format.seconds(f.at())).append(": ").append(f.failed() ? "<b>failed:</b> " : "")
-                        .append(esc(f.what())).append("</li>");
+                h.append("<li>")
+                        .append(Format.seconds(f.at()))
+                        .append(": ")
+                        .append(f.failed() ? "<b>failed:</b> " : "")
+                        .append(esc(f.what()))
+                        .append("</li>");
             }
             h.append("</ol>");
         }
@@ -158,9 +202,16 @@ public final class HtmlReport {
             }
         }
         h.append("</div><table><tr><th>operation</th><th>calls</th><th>p50</th><th>p99</th><th>max</th></tr>");
-        latencies.forEach((op, s) -> h.append("<tr><td>").append(esc(op)).append("</td><td class=\"num\">").append(s.count())
-                .append("</td><td class=\"num\">").append(Format.latency(s.quantile(0.5))).append("</td><td class=\"num\">")
-                .append(Format.latency(s.quantile(0.99))).append("</td><td class=\"num\">").append(Format.latency(s.max()))
+        latencies.forEach((op, s) -> h.append("<tr><td>")
+                .append(esc(op))
+                .append("</td><td class=\"num\">")
+                .append(s.count())
+                .append("</td><td class=\"num\">")
+                .append(Format.latency(s.quantile(0.5)))
+                .append("</td><td class=\"num\">")
+                .append(Format.latency(s.quantile(0.99)))
+                .append("</td><td class=\"num\">")
+                .append(Format.latency(s.max()))
                 .append("</td></tr>"));
         h.append("</table>");
     }
@@ -169,26 +220,44 @@ public final class HtmlReport {
         var byNode = Charts.byNode(r.devices());
         h.append("<h2>Allocation per node</h2>");
         if (byNode.size() <= MAX_NODE_CHARTS) {
-            h.append("<p class=\"meta\">Bars: allocated at the end of the run, against the device's memory and cores; the black "
-                    + "tick marks the peak during the run. Hover for numbers.</p><div class=\"nodes\">");
-            byNode.forEach((node, rows) -> h.append("<div class=\"chart\">").append(Charts.node(node, rows)).append("</div>"));
+            h.append(
+                    "<p class=\"meta\">Bars: allocated at the end of the run, against the device's memory and cores; the black "
+                            + "tick marks the peak during the run. Hover for numbers.</p><div class=\"nodes\">");
+            byNode.forEach((node, rows) -> h.append("<div class=\"chart\">")
+                    .append(Charts.node(node, rows))
+                    .append("</div>"));
             h.append("</div>");
         } else {
-            h.append("<p class=\"meta\">").append(byNode.size()).append(" nodes: how many nodes have how much of their "
-                    + "memory allocated at the end.</p><div class=\"chart\">").append(Charts.nodeFill(r.devices())).append("</div>");
+            h.append("<p class=\"meta\">")
+                    .append(byNode.size())
+                    .append(" nodes: how many nodes have how much of their "
+                            + "memory allocated at the end.</p><div class=\"chart\">")
+                    .append(Charts.nodeFill(r.devices()))
+                    .append("</div>");
         }
         boolean perDevice = r.samples().stream().anyMatch(s -> !s.devices().isEmpty());
         if (perDevice && r.devices().size() <= MAX_HEATMAP_ROWS) {
-            h.append("<h2>Device memory over time</h2><p class=\"meta\">One row per device; darker is more of its memory "
-                    + "allocated. Pods that finish free their share.</p><div class=\"chart\">")
-                    .append(Charts.heatmap(r.devices(), r.samples())).append("</div>");
+            h.append(
+                            "<h2>Device memory over time</h2><p class=\"meta\">One row per device; darker is more of its memory "
+                                    + "allocated. Pods that finish free their share.</p><div class=\"chart\">")
+                    .append(Charts.heatmap(r.devices(), r.samples()))
+                    .append("</div>");
         }
     }
 
     private static void reasons(StringBuilder h, RunReport r) {
-        table(h, "Why binds failed", "times", "the extender's error for binds refused other than for node-lock contention, and failed "
-                + "filters, with pod, node and times folded out (each was retried)", r.failureCauses());
-        table(h, "Why pods are unschedulable", "kube-scheduler's message (the extender's reasons per node)", r.unschedulable());
+        table(
+                h,
+                "Why binds failed",
+                "times",
+                "the extender's error for binds refused other than for node-lock contention, and failed "
+                        + "filters, with pod, node and times folded out (each was retried)",
+                r.failureCauses());
+        table(
+                h,
+                "Why pods are unschedulable",
+                "kube-scheduler's message (the extender's reasons per node)",
+                r.unschedulable());
         table(h, "Why pods failed", "reason and message written by the kubelet", r.failed());
         var rejected = new java.util.TreeMap<String, Integer>();
         r.rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
@@ -202,12 +271,22 @@ public final class HtmlReport {
         table(h, title, "pods", column, counts);
     }
 
-    private static void table(StringBuilder h, String title, String countColumn, String column, Map<String, Integer> counts) {
+    private static void table(
+            StringBuilder h, String title, String countColumn, String column, Map<String, Integer> counts) {
         if (counts.isEmpty()) {
             return;
         }
-        h.append("<h2>").append(esc(title)).append("</h2><table><tr><th>").append(esc(countColumn)).append("</th><th>").append(esc(column)).append("</th></tr>");
-        counts.forEach((message, n) -> h.append("<tr><td class=\"num\">").append(n).append("</td><td>").append(esc(message))
+        h.append("<h2>")
+                .append(esc(title))
+                .append("</h2><table><tr><th>")
+                .append(esc(countColumn))
+                .append("</th><th>")
+                .append(esc(column))
+                .append("</th></tr>");
+        counts.forEach((message, n) -> h.append("<tr><td class=\"num\">")
+                .append(n)
+                .append("</td><td>")
+                .append(esc(message))
                 .append("</td></tr>"));
         h.append("</table>");
     }

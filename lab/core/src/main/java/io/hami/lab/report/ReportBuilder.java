@@ -16,8 +16,7 @@ import java.util.TreeMap;
 
 /** The aggregates of a report: pod states, reasons grouped, and each device's allocation at the end and at its peak. */
 public final class ReportBuilder {
-    private ReportBuilder() {
-    }
+    private ReportBuilder() {}
 
     public static Map<PodState, Integer> states(List<Pod> pods) {
         var out = new EnumMap<PodState, Integer>(PodState.class);
@@ -30,7 +29,9 @@ public final class ReportBuilder {
         var counts = new TreeMap<String, Integer>();
         for (Pod p : pods) {
             if (PodState.of(p) == PodState.UNSCHEDULABLE) {
-                p.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType())).findFirst()
+                p.getStatus().getConditions().stream()
+                        .filter(c -> "PodScheduled".equals(c.getType()))
+                        .findFirst()
                         .ifPresent(c -> counts.merge(c.getMessage(), 1, Integer::sum));
             }
         }
@@ -47,7 +48,8 @@ public final class ReportBuilder {
             if (PodState.of(p) == PodState.FAILED) {
                 String ns = p.getMetadata().getNamespace();
                 String name = p.getMetadata().getName();
-                String message = String.valueOf(p.getStatus().getMessage()).replace(ns + "/" + name, "<pod>")
+                String message = String.valueOf(p.getStatus().getMessage())
+                        .replace(ns + "/" + name, "<pod>")
                         .replaceAll("\\b" + java.util.regex.Pattern.quote(name) + "\\b", "<pod>");
                 counts.merge(p.getStatus().getReason() + ": " + message, 1, Integer::sum);
             }
@@ -55,8 +57,10 @@ public final class ReportBuilder {
         return byCount(counts);
     }
 
-    public static List<DeviceRow> devices(DeviceInventory inventory, List<Pod> pods, List<Sample> samples, DeviceBackends backends) {
-        Map<DeviceAccounting.DeviceKey, DeviceAccounting.Usage> now = DeviceAccounting.of(pods, backends).usage();
+    public static List<DeviceRow> devices(
+            DeviceInventory inventory, List<Pod> pods, List<Sample> samples, DeviceBackends backends) {
+        Map<DeviceAccounting.DeviceKey, DeviceAccounting.Usage> now =
+                DeviceAccounting.of(pods, backends).usage();
         var rows = new ArrayList<DeviceRow>();
         for (DeviceCapacity d : inventory.all()) {
             var key = new DeviceAccounting.DeviceKey(d.node(), d.id());
@@ -77,7 +81,8 @@ public final class ReportBuilder {
 
     private static Map<String, Integer> byCount(Map<String, Integer> counts) {
         var out = new LinkedHashMap<String, Integer>();
-        counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .forEach(e -> out.put(e.getKey(), e.getValue()));
         return out;
     }

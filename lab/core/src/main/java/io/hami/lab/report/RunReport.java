@@ -40,35 +40,98 @@ import java.util.Map;
  * @param controlPlane   which API server and kube-scheduler ran
  * @param latencySource  where the filter and bind latencies were measured
  */
-public record RunReport(String scenario, String description, long seed, Instant startedAt, Duration setup, Duration took,
-                        Map<String, Integer> nodes, int planned, Map<PodState, Integer> states, Map<String, String> rejected,
-                        Map<String, String> notCreated, Map<String, Integer> unschedulable, Map<String, Integer> failed,
-                        List<DeviceRow> devices, Map<String, Latencies.Stats> latencies, double podsPerSecond,
-                        int bindRetries, int contentions, Map<String, Integer> failureCauses, int apiErrors,
-                        List<FaultEvent> faults, List<Sample> samples, List<Invariant> invariants, String controlPlane,
-                        String latencySource) {
+public record RunReport(
+        String scenario,
+        String description,
+        long seed,
+        Instant startedAt,
+        Duration setup,
+        Duration took,
+        Map<String, Integer> nodes,
+        int planned,
+        Map<PodState, Integer> states,
+        Map<String, String> rejected,
+        Map<String, String> notCreated,
+        Map<String, Integer> unschedulable,
+        Map<String, Integer> failed,
+        List<DeviceRow> devices,
+        Map<String, Latencies.Stats> latencies,
+        double podsPerSecond,
+        int bindRetries,
+        int contentions,
+        Map<String, Integer> failureCauses,
+        int apiErrors,
+        List<FaultEvent> faults,
+        List<Sample> samples,
+        List<Invariant> invariants,
+        String controlPlane,
+        String latencySource) {
     /** How the embedded run measures: the simulated kube-scheduler times its own HTTP calls. */
-    public static final String SIMULATED_LATENCIES = "Measured by the simulated kube-scheduler around its HTTP calls to the "
-            + "extender (bind: the binds that bound their pod; bind refused: those the extender turned down, for example "
-            + "for node-lock contention), and by the simulated kubelets around their Allocate calls that granted devices.";
+    public static final String SIMULATED_LATENCIES =
+            "Measured by the simulated kube-scheduler around its HTTP calls to the "
+                    + "extender (bind: the binds that bound their pod; bind refused: those the extender turned down, for example "
+                    + "for node-lock contention), and by the simulated kubelets around their Allocate calls that granted devices.";
     /** How a run on the real control plane measures: kube-scheduler's calls are timed by the extender itself. */
-    public static final String EXTENDER_LATENCIES = "Filter and bind: measured inside the extender by the scheduler's own "
-            + "filter and bind observers (those behind its Prometheus histograms) for every call the real kube-scheduler made, "
-            + "without the HTTPS round trip and the JSON (bind: the binds that bound their pod; bind refused: those the "
-            + "extender turned down, for example for node-lock contention); kube-scheduler's prioritize calls are not timed. "
-            + "Allocate: by the simulated kubelets around their Allocate calls that granted devices.";
+    public static final String EXTENDER_LATENCIES =
+            "Filter and bind: measured inside the extender by the scheduler's own "
+                    + "filter and bind observers (those behind its Prometheus histograms) for every call the real kube-scheduler made, "
+                    + "without the HTTPS round trip and the JSON (bind: the binds that bound their pod; bind refused: those the "
+                    + "extender turned down, for example for node-lock contention); kube-scheduler's prioritize calls are not timed. "
+                    + "Allocate: by the simulated kubelets around their Allocate calls that granted devices.";
+
     public static final String EMBEDDED = "embedded API server, simulated kube-scheduler";
 
     /** A run on the embedded API server. */
-    public RunReport(String scenario, String description, long seed, Instant startedAt, Duration setup, Duration took,
-                     Map<String, Integer> nodes, int planned, Map<PodState, Integer> states, Map<String, String> rejected,
-                     Map<String, String> notCreated, Map<String, Integer> unschedulable, Map<String, Integer> failed,
-                     List<DeviceRow> devices, Map<String, Latencies.Stats> latencies, double podsPerSecond,
-                     int bindRetries, int contentions, Map<String, Integer> failureCauses, int apiErrors, List<FaultEvent> faults,
-                     List<Sample> samples, List<Invariant> invariants) {
-        this(scenario, description, seed, startedAt, setup, took, nodes, planned, states, rejected, notCreated, unschedulable,
-                failed, devices, latencies, podsPerSecond, bindRetries, contentions, failureCauses, apiErrors, faults, samples,
-                invariants, EMBEDDED, SIMULATED_LATENCIES);
+    public RunReport(
+            String scenario,
+            String description,
+            long seed,
+            Instant startedAt,
+            Duration setup,
+            Duration took,
+            Map<String, Integer> nodes,
+            int planned,
+            Map<PodState, Integer> states,
+            Map<String, String> rejected,
+            Map<String, String> notCreated,
+            Map<String, Integer> unschedulable,
+            Map<String, Integer> failed,
+            List<DeviceRow> devices,
+            Map<String, Latencies.Stats> latencies,
+            double podsPerSecond,
+            int bindRetries,
+            int contentions,
+            Map<String, Integer> failureCauses,
+            int apiErrors,
+            List<FaultEvent> faults,
+            List<Sample> samples,
+            List<Invariant> invariants) {
+        this(
+                scenario,
+                description,
+                seed,
+                startedAt,
+                setup,
+                took,
+                nodes,
+                planned,
+                states,
+                rejected,
+                notCreated,
+                unschedulable,
+                failed,
+                devices,
+                latencies,
+                podsPerSecond,
+                bindRetries,
+                contentions,
+                failureCauses,
+                apiErrors,
+                faults,
+                samples,
+                invariants,
+                EMBEDDED,
+                SIMULATED_LATENCIES);
     }
 
     public boolean invariantsHold() {

@@ -7,13 +7,26 @@ final class Svg {
     private final StringBuilder b = new StringBuilder();
 
     Svg(int width, int height, String label) {
-        b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\""
-                + " role=\"img\" aria-label=\"%s\" font-family=\"system-ui, sans-serif\" style=\"max-width:100%%;height:auto\">", width, height, width, height, escape(label)));
+        b.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\""
+                        + " role=\"img\" aria-label=\"%s\" font-family=\"system-ui, sans-serif\" style=\"max-width:100%%;height:auto\">",
+                width,
+                height,
+                width,
+                height,
+                escape(label)));
     }
 
     Svg rect(double x, double y, double w, double h, String fill, String title) {
-        b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">", x, y,
-                Math.max(w, 0), Math.max(h, 0), fill));
+        b.append(String.format(
+                Locale.ROOT,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">",
+                x,
+                y,
+                Math.max(w, 0),
+                Math.max(h, 0),
+                fill));
         if (title != null) {
             b.append("<title>").append(escape(title)).append("</title>");
         }
@@ -22,14 +35,28 @@ final class Svg {
     }
 
     Svg outline(double x, double y, double w, double h, String stroke) {
-        b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"%s\"/>",
-                x, y, w, h, stroke));
+        b.append(String.format(
+                Locale.ROOT,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"%s\"/>",
+                x,
+                y,
+                w,
+                h,
+                stroke));
         return this;
     }
 
     Svg line(double x1, double y1, double x2, double y2, String stroke, double width, boolean dashed) {
-        b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>",
-                x1, y1, x2, y2, stroke, width, dashed ? " stroke-dasharray=\"4 3\"" : ""));
+        b.append(String.format(
+                Locale.ROOT,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>",
+                x1,
+                y1,
+                x2,
+                y2,
+                stroke,
+                width,
+                dashed ? " stroke-dasharray=\"4 3\"" : ""));
         return this;
     }
 
@@ -49,8 +76,15 @@ final class Svg {
 
     /** {@code anchor}: start, middle or end. */
     Svg text(double x, double y, String text, String anchor, int size, String fill) {
-        b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\">%s</text>",
-                x, y, anchor, size, fill, escape(text)));
+        b.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\">%s</text>",
+                x,
+                y,
+                anchor,
+                size,
+                fill,
+                escape(text)));
         return this;
     }
 

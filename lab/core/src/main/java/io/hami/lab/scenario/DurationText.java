@@ -8,8 +8,7 @@ import java.util.regex.Pattern;
 public final class DurationText {
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
 
-    private DurationText() {
-    }
+    private DurationText() {}
 
     /** @throws IllegalArgumentException naming the text when it is not a duration */
     public static Duration parse(String text) {
@@ -28,7 +27,8 @@ public final class DurationText {
             end = m.end();
         }
         if (text.isEmpty() || end != text.length()) {
-            throw new IllegalArgumentException("\"" + text + "\" is not a duration; write it like 500ms, 20s, 1.5s, 2m or 1m30s");
+            throw new IllegalArgumentException(
+                    "\"" + text + "\" is not a duration; write it like 500ms, 20s, 1.5s, 2m or 1m30s");
         }
         return Duration.ofNanos(nanos);
     }

@@ -9,13 +9,14 @@ import java.util.List;
 /** Something that goes wrong at a given time of the run; the {@code type} key names the kind. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = Fault.PluginRestart.class, name = "plugin-restart"),
-        @JsonSubTypes.Type(value = Fault.KubeletRestart.class, name = "kubelet-restart"),
-        @JsonSubTypes.Type(value = Fault.DeviceUnhealthy.class, name = "device-unhealthy"),
-        @JsonSubTypes.Type(value = Fault.ApiWriteErrors.class, name = "api-write-errors"),
-        @JsonSubTypes.Type(value = Fault.LeaderFailover.class, name = "leader-failover"),
-        @JsonSubTypes.Type(value = Fault.SelfGrant.class, name = "self-grant"),
-        @JsonSubTypes.Type(value = Fault.KubeletRejects.class, name = "kubelet-rejects")})
+    @JsonSubTypes.Type(value = Fault.PluginRestart.class, name = "plugin-restart"),
+    @JsonSubTypes.Type(value = Fault.KubeletRestart.class, name = "kubelet-restart"),
+    @JsonSubTypes.Type(value = Fault.DeviceUnhealthy.class, name = "device-unhealthy"),
+    @JsonSubTypes.Type(value = Fault.ApiWriteErrors.class, name = "api-write-errors"),
+    @JsonSubTypes.Type(value = Fault.LeaderFailover.class, name = "leader-failover"),
+    @JsonSubTypes.Type(value = Fault.SelfGrant.class, name = "self-grant"),
+    @JsonSubTypes.Type(value = Fault.KubeletRejects.class, name = "kubelet-rejects")
+})
 public sealed interface Fault {
 
     /** When it happens, from the start of the run. */
@@ -32,8 +33,8 @@ public sealed interface Fault {
     record PluginRestart(Duration at, String node, Vendor vendor) implements Fault {
         @Override
         public String describe() {
-            return "restart the " + (vendor == null ? "" : vendor.yamlName() + " ") + "plugin" + (vendor == null ? "s" : "")
-                    + " on " + node;
+            return "restart the " + (vendor == null ? "" : vendor.yamlName() + " ") + "plugin"
+                    + (vendor == null ? "s" : "") + " on " + node;
         }
     }
 
@@ -56,8 +57,12 @@ public sealed interface Fault {
      * Device {@code device} of {@code vendor} on {@code node} turns unhealthy through the mock's control file, and
      * healthy again after {@code lasting} (never when null).
      */
-    record DeviceUnhealthy(Duration at, String node, Vendor vendor, Integer device,
-                           @JsonProperty("for") Duration lasting) implements Fault {
+    record DeviceUnhealthy(
+            Duration at,
+            String node,
+            Vendor vendor,
+            Integer device,
+            @JsonProperty("for") Duration lasting) implements Fault {
         public DeviceUnhealthy {
             device = device == null ? 0 : device;
         }
@@ -70,8 +75,9 @@ public sealed interface Fault {
     }
 
     /** For {@code lasting}, each API write fails with {@code probability}, answering one of {@code statuses}. */
-    record ApiWriteErrors(Duration at, @JsonProperty("for") Duration lasting, Double probability,
-                          List<Integer> statuses) implements Fault {
+    record ApiWriteErrors(
+            Duration at, @JsonProperty("for") Duration lasting, Double probability, List<Integer> statuses)
+            implements Fault {
         public ApiWriteErrors {
             lasting = lasting == null ? Duration.ofSeconds(5) : lasting;
             probability = probability == null ? 0.1 : probability;
@@ -80,8 +86,12 @@ public sealed interface Fault {
 
         @Override
         public String describe() {
-            return String.format(java.util.Locale.ROOT, "API writes fail with %.0f%% probability (%s) for %s",
-                    probability * 100, statuses, DurationText.format(lasting));
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "API writes fail with %.0f%% probability (%s) for %s",
+                    probability * 100,
+                    statuses,
+                    DurationText.format(lasting));
         }
     }
 
@@ -113,7 +123,8 @@ public sealed interface Fault {
     record KubeletRejects(Duration at, String node) implements Fault {
         @Override
         public String describe() {
-            return "the kubelet on " + node + " rejects the next pod it admits, before Allocate, while it holds the node lock";
+            return "the kubelet on " + node
+                    + " rejects the next pod it admits, before Allocate, while it holds the node lock";
         }
     }
 }

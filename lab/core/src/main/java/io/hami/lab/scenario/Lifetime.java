@@ -20,7 +20,8 @@ public record Lifetime(Duration min, Duration max) {
             Duration d = DurationText.parse(text.strip());
             return new Lifetime(d, d);
         }
-        return new Lifetime(DurationText.parse(text.substring(0, dots).strip()),
+        return new Lifetime(
+                DurationText.parse(text.substring(0, dots).strip()),
                 DurationText.parse(text.substring(dots + 2).strip()));
     }
 

@@ -18,8 +18,16 @@ import java.util.Objects;
  * @param workloads   pod groups
  * @param faults      faults, in any order
  */
-public record Scenario(String name, String description, Long seed, Duration timeout, Duration settle,
-                       SchedulerSpec scheduler, List<NodeGroup> nodes, List<Workload> workloads, List<Fault> faults) {
+public record Scenario(
+        String name,
+        String description,
+        Long seed,
+        Duration timeout,
+        Duration settle,
+        SchedulerSpec scheduler,
+        List<NodeGroup> nodes,
+        List<Workload> workloads,
+        List<Fault> faults) {
     public Scenario {
         Objects.requireNonNull(name, "name");
         description = description == null ? "" : description.strip();
@@ -47,7 +55,15 @@ public record Scenario(String name, String description, Long seed, Duration time
      * quick runs of a large scenario.
      */
     public Scenario scaled(double factor) {
-        return new Scenario(name, description, seed, timeout, settle, scheduler, nodes,
-                workloads.stream().map(w -> w.scaled(factor)).toList(), faults);
+        return new Scenario(
+                name,
+                description,
+                seed,
+                timeout,
+                settle,
+                scheduler,
+                nodes,
+                workloads.stream().map(w -> w.scaled(factor)).toList(),
+                faults);
     }
 }

@@ -48,8 +48,7 @@ public final class ScenarioLoader {
                     .addDeserializer(Lifetime.class, new TextDeserializer<>(Lifetime::parse)))
             .build();
 
-    private ScenarioLoader() {
-    }
+    private ScenarioLoader() {}
 
     /** A scenario file at {@code nameOrPath}, else the bundled scenario of that name. */
     public static Scenario resolve(String nameOrPath) throws ScenarioException {
@@ -59,8 +58,8 @@ public final class ScenarioLoader {
         }
         try (InputStream in = ScenarioLoader.class.getResourceAsStream(BUNDLED + nameOrPath + ".yaml")) {
             if (in == null) {
-                throw new ScenarioException("no scenario file " + nameOrPath + " and no bundled scenario of that name (bundled: "
-                        + String.join(", ", bundled()) + ")");
+                throw new ScenarioException("no scenario file " + nameOrPath
+                        + " and no bundled scenario of that name (bundled: " + String.join(", ", bundled()) + ")");
             }
             return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), nameOrPath + ".yaml");
         } catch (IOException e) {
@@ -115,8 +114,11 @@ public final class ScenarioLoader {
 
     private static List<String> names(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
-                    .map(n -> n.substring(0, n.length() - ".yaml".length())).sorted().toList();
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".yaml"))
+                    .map(n -> n.substring(0, n.length() - ".yaml".length()))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -125,16 +127,27 @@ public final class ScenarioLoader {
         String where = e instanceof DatabindException d ? path(d.getPath()) : "";
         String at = where.isEmpty() ? "" : " at " + where;
         return switch (e) {
-            case UnrecognizedPropertyException u -> "unknown key \"" + u.getPropertyName() + "\"" + at + " (known keys: "
-                    + u.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", ")) + ")";
-            case InvalidTypeIdException t -> "unknown " + (where.isEmpty() ? "" : where + ".") + "type \"" + t.getTypeId()
-                    + "\" (known: plugin-restart, kubelet-restart, device-unhealthy, api-write-errors, leader-failover)";
-            case InvalidFormatException f when f.getTargetType() != null && f.getTargetType().isEnum() ->
-                    "key " + where + ": \"" + f.getValue() + "\" is not one of " + Arrays.stream(f.getTargetType().getEnumConstants())
-                            .map(c -> c.toString().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
-            case InvalidFormatException f -> "key " + where + ": \"" + f.getValue() + "\" is not " + typeName(f.getTargetType());
-            case MismatchedInputException m when m.getTargetType() != null ->
-                    "key " + where + ": want " + typeName(m.getTargetType()) + ": " + firstLine(m.getOriginalMessage());
+            case UnrecognizedPropertyException u ->
+                "unknown key \"" + u.getPropertyName() + "\"" + at + " (known keys: "
+                        + u.getKnownPropertyIds().stream()
+                                .map(Object::toString)
+                                .sorted()
+                                .collect(Collectors.joining(", "))
+                        + ")";
+            case InvalidTypeIdException t ->
+                "unknown " + (where.isEmpty() ? "" : where + ".") + "type \"" + t.getTypeId()
+                        + "\" (known: plugin-restart, kubelet-restart, device-unhealthy, api-write-errors, leader-failover)";
+            case InvalidFormatException f
+            when f.getTargetType() != null && f.getTargetType().isEnum() ->
+                "key " + where + ": \"" + f.getValue() + "\" is not one of "
+                        + Arrays.stream(f.getTargetType().getEnumConstants())
+                                .map(c -> c.toString().toLowerCase(Locale.ROOT))
+                                .collect(Collectors.joining(", "));
+            case InvalidFormatException f ->
+                "key " + where + ": \"" + f.getValue() + "\" is not " + typeName(f.getTargetType());
+            case MismatchedInputException m
+            when m.getTargetType() != null ->
+                "key " + where + ": want " + typeName(m.getTargetType()) + ": " + firstLine(m.getOriginalMessage());
             case DatabindException d -> (where.isEmpty() ? "" : "key " + where + ": ") + rootMessage(d);
             default -> "not valid YAML: " + firstLine(e.getOriginalMessage());
         };

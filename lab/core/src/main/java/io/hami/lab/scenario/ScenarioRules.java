@@ -15,8 +15,7 @@ final class ScenarioRules {
     /** The mock libraries hold at most this many devices per file. */
     private static final int MAX_DEVICES = 64;
 
-    private ScenarioRules() {
-    }
+    private ScenarioRules() {}
 
     static List<String> check(Scenario s) {
         var problems = new ArrayList<String>();
@@ -54,7 +53,8 @@ final class ScenarioRules {
             NodeGroup group = groups.get(g);
             String at = "nodes[" + g + "]";
             if (group.name() == null || !NAME.matcher(group.name()).matches()) {
-                problems.add(at + ".name must be a DNS label (lower case letters, digits, '-'), got " + quoted(group.name()));
+                problems.add(at + ".name must be a DNS label (lower case letters, digits, '-'), got "
+                        + quoted(group.name()));
             } else if (!names.add(group.name())) {
                 problems.add(at + ".name \"" + group.name() + "\" is used by another node group");
             }
@@ -78,7 +78,8 @@ final class ScenarioRules {
         return nodes;
     }
 
-    private static void checkDevices(NodeGroup group, DeviceGroup d, String at, Set<Vendor> vendors, List<String> problems) {
+    private static void checkDevices(
+            NodeGroup group, DeviceGroup d, String at, Set<Vendor> vendors, List<String> problems) {
         if (d.vendor() == null) {
             problems.add(at + ".vendor is missing (nvidia, cambricon, mthreads or hygon)");
             return;
@@ -114,7 +115,8 @@ final class ScenarioRules {
             Workload wl = workloads.get(w);
             String at = "workloads[" + w + "]";
             if (wl.name() == null || !NAME.matcher(wl.name()).matches()) {
-                problems.add(at + ".name must be a DNS label (lower case letters, digits, '-'), got " + quoted(wl.name()));
+                problems.add(
+                        at + ".name must be a DNS label (lower case letters, digits, '-'), got " + quoted(wl.name()));
             } else if (!names.add(wl.name())) {
                 problems.add(at + ".name \"" + wl.name() + "\" is used by another workload");
             }
@@ -133,7 +135,8 @@ final class ScenarioRules {
         }
     }
 
-    private static void checkContainers(List<ContainerSpec> containers, String at, Set<String> names, List<String> problems) {
+    private static void checkContainers(
+            List<ContainerSpec> containers, String at, Set<String> names, List<String> problems) {
         for (int c = 0; c < containers.size(); c++) {
             ContainerSpec spec = containers.get(c);
             String here = at + "[" + c + "]";
@@ -166,9 +169,13 @@ final class ScenarioRules {
                         break;
                     }
                     NodeSpec node = pluginNode(nodes, u.node(), u.vendor(), at, problems);
-                    if (node != null && node.devices(u.vendor()).map(d -> u.device() < 0 || u.device() >= d.count()).orElse(false)) {
+                    if (node != null
+                            && node.devices(u.vendor())
+                                    .map(d -> u.device() < 0 || u.device() >= d.count())
+                                    .orElse(false)) {
                         problems.add(at + ".device " + u.device() + " does not exist on " + u.node() + " ("
-                                + node.devices(u.vendor()).get().count() + " " + u.vendor().yamlName() + " devices)");
+                                + node.devices(u.vendor()).get().count() + " "
+                                + u.vendor().yamlName() + " devices)");
                     }
                 }
                 case Fault.ApiWriteErrors e -> {
@@ -191,10 +198,12 @@ final class ScenarioRules {
     }
 
     /** The node a plugin or kubelet fault names, if it has plugins (and the vendor, when given). */
-    private static NodeSpec pluginNode(Map<String, NodeSpec> nodes, String name, Vendor vendor, String at, List<String> problems) {
+    private static NodeSpec pluginNode(
+            Map<String, NodeSpec> nodes, String name, Vendor vendor, String at, List<String> problems) {
         NodeSpec node = name == null ? null : nodes.get(name);
         if (node == null) {
-            problems.add(at + ".node " + quoted(name) + " is not a node of this scenario (nodes are named <group>-<i>)");
+            problems.add(
+                    at + ".node " + quoted(name) + " is not a node of this scenario (nodes are named <group>-<i>)");
             return null;
         }
         if (node.synthetic()) {

@@ -12,8 +12,13 @@ import java.time.Duration;
  * @param handshakePeriod the scheduler's handshake tick (15 s in production; shorter runs see more rounds)
  * @param bindParallelism binds the simulated kube-scheduler runs at once (its binding cycles are asynchronous)
  */
-public record SchedulerSpec(Integer replicas, String nodePolicy, String gpuPolicy, Duration lockTimeout,
-                            Duration handshakePeriod, Integer bindParallelism) {
+public record SchedulerSpec(
+        Integer replicas,
+        String nodePolicy,
+        String gpuPolicy,
+        Duration lockTimeout,
+        Duration handshakePeriod,
+        Integer bindParallelism) {
     public static final SchedulerSpec DEFAULTS = new SchedulerSpec(null, null, null, null, null, null);
 
     public SchedulerSpec {

@@ -24,7 +24,7 @@ public enum Vendor {
         this.libraries = libraries;
     }
 
-    /** The compute share of one whole device in pod device strings (DECISIONS D1: percent; Moore Threads 16). */
+    /** The compute share of one whole device in pod device strings (design D1 in docs/design.md#d1: percent; Moore Threads 16). */
     public int cores() {
         return cores;
     }

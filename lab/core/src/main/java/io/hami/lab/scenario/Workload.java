@@ -17,9 +17,16 @@ import java.util.Map;
  * @param initContainers init containers, run one after another before the containers
  * @param containers     app containers
  */
-public record Workload(String name, Integer count, Double rate, Duration start, Lifetime lifetime, Expectation expect,
-                       Map<String, String> annotations, List<ContainerSpec> initContainers,
-                       List<ContainerSpec> containers) {
+public record Workload(
+        String name,
+        Integer count,
+        Double rate,
+        Duration start,
+        Lifetime lifetime,
+        Expectation expect,
+        Map<String, String> annotations,
+        List<ContainerSpec> initContainers,
+        List<ContainerSpec> containers) {
     public Workload {
         count = count == null ? 1 : count;
         rate = rate == null ? 10.0 : rate;

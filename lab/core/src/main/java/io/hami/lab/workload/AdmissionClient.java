@@ -25,7 +25,8 @@ import tools.jackson.databind.JsonNode;
  * admission chain, so the lab runs this step before it creates a pod, as a real API server would.
  */
 public final class AdmissionClient {
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final KubernetesSerialization json;
     private final Supplier<List<URI>> endpoints;
 
@@ -36,19 +37,24 @@ public final class AdmissionClient {
 
     /** What the webhook decided. */
     public sealed interface Verdict {
-        record Admitted(Pod pod) implements Verdict {
-        }
+        record Admitted(Pod pod) implements Verdict {}
 
-        record Denied(String message) implements Verdict {
-        }
+        record Denied(String message) implements Verdict {}
     }
 
     public Verdict review(Pod pod) throws IOException {
-        AdmissionReview review = new AdmissionReviewBuilder().withApiVersion("admission.k8s.io/v1").withKind("AdmissionReview")
-                .withRequest(new AdmissionRequestBuilder().withUid(UUID.randomUUID().toString())
-                        .withNewKind("", "Pod", "v1").withNewResource("", "pods", "v1")
-                        .withNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                        .withOperation("CREATE").withObject(pod).build())
+        AdmissionReview review = new AdmissionReviewBuilder()
+                .withApiVersion("admission.k8s.io/v1")
+                .withKind("AdmissionReview")
+                .withRequest(new AdmissionRequestBuilder()
+                        .withUid(UUID.randomUUID().toString())
+                        .withNewKind("", "Pod", "v1")
+                        .withNewResource("", "pods", "v1")
+                        .withNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .withOperation("CREATE")
+                        .withObject(pod)
+                        .build())
                 .build();
         JsonNode response = post(json.asJson(review)).path("response");
         if (!response.path("allowed").asBoolean(false)) {
@@ -58,7 +64,8 @@ public final class AdmissionClient {
         if (patch.isEmpty()) {
             return new Verdict.Admitted(pod);
         }
-        JsonNode ops = json.unmarshal(new String(Base64.getDecoder().decode(patch), StandardCharsets.UTF_8), JsonNode.class);
+        JsonNode ops =
+                json.unmarshal(new String(Base64.getDecoder().decode(patch), StandardCharsets.UTF_8), JsonNode.class);
         JsonNode patched = JsonPatch.apply(ops, json.convertValue(pod, JsonNode.class));
         return new Verdict.Admitted(json.convertValue(patched, Pod.class));
     }
@@ -68,8 +75,12 @@ public final class AdmissionClient {
         IOException last = new IOException("no scheduler replica is running");
         for (URI base : endpoints.get()) {
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/webhook")).timeout(Duration.ofSeconds(10))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(base.resolve("/webhook"))
+                                .timeout(Duration.ofSeconds(10))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() != 200) {
                     throw new IOException(base + "/webhook answered " + r.statusCode() + ": " + r.body());

@@ -14,8 +14,7 @@ import java.util.SplittableRandom;
  * editing one workload does not move the pods of the others.
  */
 public final class ArrivalPlan {
-    private ArrivalPlan() {
-    }
+    private ArrivalPlan() {}
 
     /** Every pod of {@code scenario}, in arrival order. */
     public static List<PodPlan> of(Scenario scenario) {

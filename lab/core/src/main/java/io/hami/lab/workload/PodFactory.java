@@ -15,8 +15,7 @@ import java.util.TreeMap;
 
 /** The pod a {@link PodPlan} describes, as a user would submit it: no scheduler name, which the webhook sets. */
 public final class PodFactory {
-    private PodFactory() {
-    }
+    private PodFactory() {}
 
     public static Pod build(PodPlan plan) {
         var annotations = new LinkedHashMap<>(plan.workload().annotations());
@@ -24,29 +23,44 @@ public final class PodFactory {
             annotations.put(LabKeys.LIFETIME_MS, Long.toString(plan.lifetime().toMillis()));
         }
         return new PodBuilder()
-                .withNewMetadata().withNamespace(LabKeys.NAMESPACE).withName(plan.name())
-                .addToLabels(LabKeys.WORKLOAD, plan.workload().name()).withAnnotations(annotations).endMetadata()
+                .withNewMetadata()
+                .withNamespace(LabKeys.NAMESPACE)
+                .withName(plan.name())
+                .addToLabels(LabKeys.WORKLOAD, plan.workload().name())
+                .withAnnotations(annotations)
+                .endMetadata()
                 .withNewSpec()
                 .withInitContainers(containers(plan.workload().initContainers()))
                 .withContainers(containers(plan.workload().containers()))
                 .withRestartPolicy("Never")
                 .endSpec()
-                .withNewStatus().withPhase("Pending").endStatus()
+                .withNewStatus()
+                .withPhase("Pending")
+                .endStatus()
                 .build();
     }
 
     private static List<Container> containers(List<ContainerSpec> specs) {
-        return specs.stream().map(spec -> {
-            var limits = new TreeMap<String, Quantity>();
-            spec.resources().forEach((name, value) -> limits.put(name, new Quantity(value)));
-            return new ContainerBuilder().withName(spec.name()).withImage("busybox")
-                    .withNewResources().withLimits(limits).endResources()
-                    .withEnv(env(spec.env()))
-                    .build();
-        }).toList();
+        return specs.stream()
+                .map(spec -> {
+                    var limits = new TreeMap<String, Quantity>();
+                    spec.resources().forEach((name, value) -> limits.put(name, new Quantity(value)));
+                    return new ContainerBuilder()
+                            .withName(spec.name())
+                            .withImage("busybox")
+                            .withNewResources()
+                            .withLimits(limits)
+                            .endResources()
+                            .withEnv(env(spec.env()))
+                            .build();
+                })
+                .toList();
     }
 
     private static List<EnvVar> env(Map<String, String> env) {
-        return new TreeMap<>(env).entrySet().stream().map(e -> new EnvVar(e.getKey(), e.getValue(), null)).toList();
+        return new TreeMap<>(env)
+                .entrySet().stream()
+                        .map(e -> new EnvVar(e.getKey(), e.getValue(), null))
+                        .toList();
     }
 }

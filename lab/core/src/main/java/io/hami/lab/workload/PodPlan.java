@@ -11,5 +11,4 @@ import java.time.Duration;
  * @param arrival  when it is created, from the start of the run
  * @param lifetime how long it runs; null: until the end of the run
  */
-public record PodPlan(String name, Workload workload, Duration arrival, Duration lifetime) {
-}
+public record PodPlan(String name, Workload workload, Duration arrival, Duration lifetime) {}

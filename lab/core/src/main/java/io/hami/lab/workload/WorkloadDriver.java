@@ -34,7 +34,8 @@ public final class WorkloadDriver implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkloadDriver.class);
     private static final int CREATE_ATTEMPTS = 20;
     /** How the API server words a webhook's denial before the webhook's own message. */
-    private static final Pattern WEBHOOK_DENIAL = Pattern.compile("admission webhook \"[^\"]+\" denied the request: (.*)", Pattern.DOTALL);
+    private static final Pattern WEBHOOK_DENIAL =
+            Pattern.compile("admission webhook \"[^\"]+\" denied the request: (.*)", Pattern.DOTALL);
 
     private final KubernetesClient client;
     private final AdmissionClient admission;
@@ -130,10 +131,14 @@ public final class WorkloadDriver implements AutoCloseable {
         KubernetesClientException last = null;
         for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
             try {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .resource(pod)
+                        .create();
                 return;
             } catch (KubernetesClientException e) {
-                if (e.getStatus() != null && "AlreadyExists".equals(e.getStatus().getReason())) {
+                if (e.getStatus() != null
+                        && "AlreadyExists".equals(e.getStatus().getReason())) {
                     return;
                 }
                 last = e;
@@ -158,17 +163,22 @@ public final class WorkloadDriver implements AutoCloseable {
                     rejected.put(plan.name(), denial);
                     return;
                 }
-                if (e.getStatus() == null || !"AlreadyExists".equals(e.getStatus().getReason())) {
+                if (e.getStatus() == null
+                        || !"AlreadyExists".equals(e.getStatus().getReason())) {
                     last = "create: " + e.getMessage();
                     sleep(Duration.ofMillis(50L * attempt));
                     continue;
                 }
-                created = client.pods().inNamespace(ns).withName(plan.name()).get(); // an earlier attempt's answer was lost
+                created = client.pods()
+                        .inNamespace(ns)
+                        .withName(plan.name())
+                        .get(); // an earlier attempt's answer was lost
                 if (created == null) {
                     continue;
                 }
             }
-            if (!asksForResources(pod) || LabKeys.SCHEDULER_NAME.equals(created.getSpec().getSchedulerName())) {
+            if (!asksForResources(pod)
+                    || LabKeys.SCHEDULER_NAME.equals(created.getSpec().getSchedulerName())) {
                 return;
             }
             // failurePolicy Ignore: the webhook was not reached and the pod went in unchanged.
@@ -176,7 +186,11 @@ public final class WorkloadDriver implements AutoCloseable {
                     + created.getSpec().getSchedulerName();
             LOG.warn("pod {}: {}; deleting it and submitting it again", plan.name(), last);
             try {
-                client.pods().inNamespace(ns).withName(plan.name()).withGracePeriod(0).delete();
+                client.pods()
+                        .inNamespace(ns)
+                        .withName(plan.name())
+                        .withGracePeriod(0)
+                        .delete();
             } catch (KubernetesClientException e) {
                 LOG.warn("pod {}: could not delete it: {}", plan.name(), e.toString());
             }
@@ -187,7 +201,9 @@ public final class WorkloadDriver implements AutoCloseable {
 
     /** The webhook's message when the API server refused the pod because the webhook denied it, else null. */
     static String denial(KubernetesClientException e) {
-        String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+        String message = e.getStatus() != null && e.getStatus().getMessage() != null
+                ? e.getStatus().getMessage()
+                : e.getMessage();
         if (message == null) {
             return null;
         }
@@ -198,7 +214,9 @@ public final class WorkloadDriver implements AutoCloseable {
     /** Whether the webhook sends the pod to our scheduler: it asks for some resource (every scenario resource is a device). */
     private static boolean asksForResources(Pod pod) {
         return Stream.concat(pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
-                .anyMatch(c -> c.getResources() != null && c.getResources().getLimits() != null && !c.getResources().getLimits().isEmpty());
+                .anyMatch(c -> c.getResources() != null
+                        && c.getResources().getLimits() != null
+                        && !c.getResources().getLimits().isEmpty());
     }
 
     private static void sleep(Duration d) {

@@ -22,8 +22,7 @@ final class ClusterFixtures {
     static final String GPU1 = DeviceIds.uuid(Vendor.NVIDIA, NODE, 1);
     static final String ALLOCATED = "hami.io/vgpu-devices-allocated";
 
-    private ClusterFixtures() {
-    }
+    private ClusterFixtures() {}
 
     static Scenario scenario() throws Exception {
         return ScenarioLoader.parse("""
@@ -44,22 +43,56 @@ final class ClusterFixtures {
         for (int i = 0; i < containers; i++) {
             app.add(new ContainerBuilder().withName("c-" + i).build());
         }
-        return new PodBuilder().withNewMetadata().withNamespace("default").withName(name).withUid("uid-" + name)
-                .withAnnotations(Map.of(ALLOCATED, allocated, ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_SUCCESS,
-                        ProtocolKeys.VGPU_NODE, NODE)).endMetadata()
-                .withNewSpec().withNodeName(NODE).withInitContainers(init).withContainers(app).endSpec()
-                .withNewStatus().withPhase(phase).endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName(name)
+                .withUid("uid-" + name)
+                .withAnnotations(Map.of(
+                        ALLOCATED,
+                        allocated,
+                        ProtocolKeys.BIND_PHASE,
+                        ProtocolKeys.PHASE_SUCCESS,
+                        ProtocolKeys.VGPU_NODE,
+                        NODE))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(NODE)
+                .withInitContainers(init)
+                .withContainers(app)
+                .endSpec()
+                .withNewStatus()
+                .withPhase(phase)
+                .endStatus()
+                .build();
     }
 
     /** The same pod with its init containers completed. */
     static Pod initDone(Pod pod) {
-        var statuses = pod.getSpec().getInitContainers().stream().map(c -> new ContainerStatusBuilder().withName(c.getName())
-                .withNewState().withNewTerminated().withExitCode(0).endTerminated().endState().build()).toList();
-        return new PodBuilder(pod).editStatus().withInitContainerStatuses(statuses).endStatus().build();
+        var statuses = pod.getSpec().getInitContainers().stream()
+                .map(c -> new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(0)
+                        .endTerminated()
+                        .endState()
+                        .build())
+                .toList();
+        return new PodBuilder(pod)
+                .editStatus()
+                .withInitContainerStatuses(statuses)
+                .endStatus()
+                .build();
     }
 
     static Node node(Map<String, String> annotations) {
-        return new NodeBuilder().withNewMetadata().withName(NODE).withAnnotations(annotations).endMetadata().build();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(NODE)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .build();
     }
 
     static List<Pod> list(Pod... pods) {

@@ -52,10 +52,11 @@ class InvariantCheckerTest {
         Invariant result = checker.capacity(List.of(a, b, c));
 
         assertThat(result.holds()).isFalse();
-        assertThat(result.violations()).containsExactlyInAnyOrder(
-                NODE + " " + GPU0 + ": 50001 MiB allocated of 40960",
-                NODE + " " + GPU0 + ": 120 cores allocated of 100",
-                NODE + " " + GPU0 + ": 3 tasks share it, split count 2");
+        assertThat(result.violations())
+                .containsExactlyInAnyOrder(
+                        NODE + " " + GPU0 + ": 50001 MiB allocated of 40960",
+                        NODE + " " + GPU0 + ": 120 cores allocated of 100",
+                        NODE + " " + GPU0 + ": 3 tasks share it, split count 2");
     }
 
     @Test
@@ -74,7 +75,9 @@ class InvariantCheckerTest {
 
         assertThat(checker.capacity(List.of(first, other)).violations())
                 .containsExactly(NODE + " " + GPU0 + ": 45000 MiB allocated of 40960");
-        assertThat(checker.capacity(List.of(ClusterFixtures.initDone(first), other)).holds()).isTrue();
+        assertThat(checker.capacity(List.of(ClusterFixtures.initDone(first), other))
+                        .holds())
+                .isTrue();
     }
 
     @Test
@@ -89,8 +92,18 @@ class InvariantCheckerTest {
     void grantsMatchWhenEveryContainerGotItsDevices() {
         Pod p = pod("p", "Running", ";" + GPU0 + ",NVIDIA,3000,30:" + GPU1 + ",NVIDIA,5000,30:;", 1, 1);
         var log = new AllocationLog();
-        log.add(allocation(p, 1, Map.of("NVIDIA_VISIBLE_DEVICES", GPU0 + "," + GPU1, "CUDA_DEVICE_MEMORY_LIMIT_0", "3000m",
-                "CUDA_DEVICE_MEMORY_LIMIT_1", "5000m", "CUDA_DEVICE_SM_LIMIT", "30")));
+        log.add(allocation(
+                p,
+                1,
+                Map.of(
+                        "NVIDIA_VISIBLE_DEVICES",
+                        GPU0 + "," + GPU1,
+                        "CUDA_DEVICE_MEMORY_LIMIT_0",
+                        "3000m",
+                        "CUDA_DEVICE_MEMORY_LIMIT_1",
+                        "5000m",
+                        "CUDA_DEVICE_SM_LIMIT",
+                        "30")));
 
         Invariant result = checker.envMatchesAllocation(List.of(p), Set.of(NODE), log);
 
@@ -103,14 +116,23 @@ class InvariantCheckerTest {
         Pod wrong = pod("wrong", "Running", GPU0 + ",NVIDIA,3000,30:;", 0, 1);
         Pod missed = pod("missed", "Succeeded", GPU1 + ",NVIDIA,1000,0:;", 0, 1);
         var log = new AllocationLog();
-        log.add(allocation(wrong, 0, Map.of("NVIDIA_VISIBLE_DEVICES", GPU0, "CUDA_DEVICE_MEMORY_LIMIT_0", "4000m",
-                "CUDA_DEVICE_SM_LIMIT", "30")));
+        log.add(allocation(
+                wrong,
+                0,
+                Map.of(
+                        "NVIDIA_VISIBLE_DEVICES",
+                        GPU0,
+                        "CUDA_DEVICE_MEMORY_LIMIT_0",
+                        "4000m",
+                        "CUDA_DEVICE_SM_LIMIT",
+                        "30")));
 
         Invariant result = checker.envMatchesAllocation(List.of(wrong, missed), Set.of(NODE), log);
 
-        assertThat(result.violations()).containsExactlyInAnyOrder(
-                "default/wrong container c-0 (NVIDIA): CUDA_DEVICE_MEMORY_LIMIT_0=4000m, want 3000m",
-                "default/missed container c-0: granted 1 NVIDIA device(s) but Allocate never served it");
+        assertThat(result.violations())
+                .containsExactlyInAnyOrder(
+                        "default/wrong container c-0 (NVIDIA): CUDA_DEVICE_MEMORY_LIMIT_0=4000m, want 3000m",
+                        "default/missed container c-0: granted 1 NVIDIA device(s) but Allocate never served it");
     }
 
     @Test
@@ -125,15 +147,25 @@ class InvariantCheckerTest {
 
     @Test
     void podsLeftAllocatingOrBoundButNotStartedAreStuck() {
-        Pod allocating = new PodBuilder(pod("alloc", "Pending", GPU0 + ",NVIDIA,1000,0:;", 0, 1)).editMetadata()
-                .addToAnnotations(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING).endMetadata().build();
+        Pod allocating = new PodBuilder(pod("alloc", "Pending", GPU0 + ",NVIDIA,1000,0:;", 0, 1))
+                .editMetadata()
+                .addToAnnotations(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING)
+                .endMetadata()
+                .build();
         Pod bound = pod("bound", "Pending", GPU0 + ",NVIDIA,1000,0:;", 0, 1);
-        Pod failed = new PodBuilder(allocating).editMetadata().withName("failed").endMetadata().editStatus().withPhase("Failed")
-                .endStatus().build();
+        Pod failed = new PodBuilder(allocating)
+                .editMetadata()
+                .withName("failed")
+                .endMetadata()
+                .editStatus()
+                .withPhase("Failed")
+                .endStatus()
+                .build();
 
-        assertThat(checker.noneStuck(List.of(allocating, bound, failed)).violations()).containsExactly(
-                "default/alloc is still allocating on " + NODE,
-                "default/bound is bound to " + NODE + " but still Pending");
+        assertThat(checker.noneStuck(List.of(allocating, bound, failed)).violations())
+                .containsExactly(
+                        "default/alloc is still allocating on " + NODE,
+                        "default/bound is bound to " + NODE + " but still Pending");
     }
 
     @Test
@@ -152,15 +184,18 @@ class InvariantCheckerTest {
         Invariant result = checker.expectations(ArrivalPlan.of(s), List.of(ok, big), Map.of());
 
         assertThat(result.checked()).isEqualTo(3);
-        assertThat(result.violations()).containsExactlyInAnyOrder("big-0 (workload big): expected unschedulable, got Running",
-                "bad-0 (workload bad): expected rejected, got missing");
+        assertThat(result.violations())
+                .containsExactlyInAnyOrder(
+                        "big-0 (workload big): expected unschedulable, got Running",
+                        "bad-0 (workload bad): expected rejected, got missing");
     }
 
     @Test
     void untrustedPodsThatNeverRanAndAQuickTakeoverHold() {
         Pod selfGrant = pod("self", "Failed", GPU0 + ",NVIDIA,3000,10:;", 0, 1);
         Pod rejected = pod("rejected", "Failed", GPU0 + ",NVIDIA,3000,10:;", 0, 1);
-        var untrusted = List.of(new UntrustedPod("self-grant", "default/self", "uid-self", NODE, null),
+        var untrusted = List.of(
+                new UntrustedPod("self-grant", "default/self", "uid-self", NODE, null),
                 new UntrustedPod("kubelet-rejects", "default/rejected", "uid-rejected", NODE, Duration.ofMillis(800)));
 
         Invariant result = checker.untrusted(untrusted, List.of(selfGrant, rejected), new AllocationLog());
@@ -175,21 +210,33 @@ class InvariantCheckerTest {
         Pod stalled = pod("stalled", "Failed", GPU0 + ",NVIDIA,3000,10:;", 0, 1);
         var log = new AllocationLog();
         log.add(allocation(served, 0, Map.of("CUDA_DEVICE_MEMORY_LIMIT_0", "3000m")));
-        var untrusted = List.of(new UntrustedPod("self-grant", "default/served", "uid-served", NODE, null),
+        var untrusted = List.of(
+                new UntrustedPod("self-grant", "default/served", "uid-served", NODE, null),
                 new UntrustedPod("kubelet-rejects", "default/stalled", "uid-stalled", NODE, Duration.ofSeconds(30)),
                 new UntrustedPod("kubelet-rejects", "default/gone", "uid-gone", NODE, null));
 
         Invariant result = checker.untrusted(untrusted, List.of(served, stalled), log);
 
-        assertThat(result.violations()).containsExactly(
-                "default/served (self-grant): Allocate served it [nvidia.com/gpu [id-0]]",
-                "default/served (self-grant): ended Running, not Failed",
-                NODE + ": the lock of rejected pod default/stalled moved on after 30000 ms, not within 10 s",
-                NODE + ": the lock of rejected pod default/gone moved on never, not within 10 s");
+        assertThat(result.violations())
+                .containsExactly(
+                        "default/served (self-grant): Allocate served it [nvidia.com/gpu [id-0]]",
+                        "default/served (self-grant): ended Running, not Failed",
+                        NODE + ": the lock of rejected pod default/stalled moved on after 30000 ms, not within 10 s",
+                        NODE + ": the lock of rejected pod default/gone moved on never, not within 10 s");
     }
 
     private static ContainerAllocation allocation(Pod pod, int index, Map<String, String> env) {
-        return new ContainerAllocation(pod.getMetadata().getUid(), "default/" + pod.getMetadata().getName(), NODE, index, "c",
-                "nvidia.com/gpu", List.of("id-0"), env, List.of(), List.of(), Duration.ofMillis(1));
+        return new ContainerAllocation(
+                pod.getMetadata().getUid(),
+                "default/" + pod.getMetadata().getName(),
+                NODE,
+                index,
+                "c",
+                "nvidia.com/gpu",
+                List.of("id-0"),
+                env,
+                List.of(),
+                List.of(),
+                Duration.ofMillis(1));
     }
 }

@@ -14,7 +14,8 @@ class FitErrorTest {
         failed.put("b", "NodeInsufficientDevice");
         failed.put("c", "NodeInsufficientDevice");
 
-        assertThat(FitError.message(3, failed)).isEqualTo("0/3 nodes are available: 2 NodeInsufficientDevice, 1 CardInsufficientMemory.");
+        assertThat(FitError.message(3, failed))
+                .isEqualTo("0/3 nodes are available: 2 NodeInsufficientDevice, 1 CardInsufficientMemory.");
         assertThat(FitError.message(0, new LinkedHashMap<>())).isEqualTo("0/0 nodes are available.");
     }
 

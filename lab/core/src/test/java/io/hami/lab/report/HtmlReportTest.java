@@ -2,8 +2,8 @@ package io.hami.lab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hami.lab.check.DeviceCapacity;
 import io.hami.lab.check.DeviceAccounting;
+import io.hami.lab.check.DeviceCapacity;
 import io.hami.lab.check.Invariant;
 import io.hami.lab.fault.FaultEvent;
 import io.hami.lab.metrics.Latencies;
@@ -28,14 +28,35 @@ class HtmlReportTest {
         var device = new DeviceCapacity("gpu-0", Vendor.NVIDIA, 0, "GPU-1", "A100 <40GB>", 10, 40960, 100);
         var key = new DeviceAccounting.DeviceKey("gpu-0", "GPU-1");
         var samples = List.of(
-                new Sample(Duration.ofSeconds(1), Map.of(PodState.RUNNING, 2), Map.of(key, new DeviceAccounting.Usage(2, 8000, 40))),
+                new Sample(
+                        Duration.ofSeconds(1),
+                        Map.of(PodState.RUNNING, 2),
+                        Map.of(key, new DeviceAccounting.Usage(2, 8000, 40))),
                 new Sample(Duration.ofSeconds(2), Map.of(PodState.SUCCEEDED, 2), Map.of()));
-        return new RunReport("demo", "a demo & more", 3, Instant.parse("2026-01-02T03:04:05Z"), Duration.ofSeconds(2),
-                Duration.ofSeconds(9), Map.of("with plugins", 1, "synthetic", 0), 3, Map.of(PodState.SUCCEEDED, 2),
-                Map.of("bad-0", "pod sets annotation <x>"), Map.of(), Map.of("0/1 nodes are available: 1 NodeInsufficientDevice.", 1),
-                Map.of(), List.of(new DeviceRow(device, 0, 0, 0, 8000, 40)), latencies.stats(), 1.5, 1, 4,
-                Map.of("bind: pod <pod> changed while it was bound to <node>", 1), 2,
-                List.of(new FaultEvent(Duration.ofSeconds(1), "restart the nvidia plugin on gpu-0", false)), samples, invariants);
+        return new RunReport(
+                "demo",
+                "a demo & more",
+                3,
+                Instant.parse("2026-01-02T03:04:05Z"),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(9),
+                Map.of("with plugins", 1, "synthetic", 0),
+                3,
+                Map.of(PodState.SUCCEEDED, 2),
+                Map.of("bad-0", "pod sets annotation <x>"),
+                Map.of(),
+                Map.of("0/1 nodes are available: 1 NodeInsufficientDevice.", 1),
+                Map.of(),
+                List.of(new DeviceRow(device, 0, 0, 0, 8000, 40)),
+                latencies.stats(),
+                1.5,
+                1,
+                4,
+                Map.of("bind: pod <pod> changed while it was bound to <node>", 1),
+                2,
+                List.of(new FaultEvent(Duration.ofSeconds(1), "restart the nvidia plugin on gpu-0", false)),
+                samples,
+                invariants);
     }
 
     @Test
@@ -44,11 +65,20 @@ class HtmlReportTest {
         String html = Files.readString(file);
 
         assertThat(file.getFileName().toString()).isEqualTo("demo-20260102-030405.html");
-        assertThat(html).contains("All 1 invariants hold", "Pods over time", "filter: 1 calls", "bind: 1 calls",
-                "Allocation per node", "Device memory over time", "restart the nvidia plugin on gpu-0",
-                "0/1 nodes are available: 1 NodeInsufficientDevice.",
-                "Why binds failed", "bind: pod &lt;pod&gt; changed while it was bound to &lt;node&gt;");
-        assertThat(html).contains("a demo &amp; more", "A100 &lt;40GB&gt;", "pod sets annotation &lt;x&gt;")
+        assertThat(html)
+                .contains(
+                        "All 1 invariants hold",
+                        "Pods over time",
+                        "filter: 1 calls",
+                        "bind: 1 calls",
+                        "Allocation per node",
+                        "Device memory over time",
+                        "restart the nvidia plugin on gpu-0",
+                        "0/1 nodes are available: 1 NodeInsufficientDevice.",
+                        "Why binds failed",
+                        "bind: pod &lt;pod&gt; changed while it was bound to &lt;node&gt;");
+        assertThat(html)
+                .contains("a demo &amp; more", "A100 &lt;40GB&gt;", "pod sets annotation &lt;x&gt;")
                 .doesNotContain("A100 <40GB>");
         assertThat(html).as("nothing loaded from elsewhere").doesNotContain("<script", "src=", "href=", "<link");
         assertThat(html.split("<svg", -1)).hasSizeGreaterThan(4);
@@ -56,9 +86,11 @@ class HtmlReportTest {
 
     @Test
     void aViolatedInvariantIsTheVerdictAndListsItsViolations(@TempDir Path dir) throws Exception {
-        String html = Files.readString(HtmlReport.write(report(List.of(
-                new Invariant("locks", "every lock released", 1, List.of("gpu-0 is still locked")),
-                new Invariant("stuck", "none stuck", 3, List.of()))), dir));
+        String html = Files.readString(HtmlReport.write(
+                report(List.of(
+                        new Invariant("locks", "every lock released", 1, List.of("gpu-0 is still locked")),
+                        new Invariant("stuck", "none stuck", 3, List.of()))),
+                dir));
 
         assertThat(html).contains("1 of 2 invariants violated", "gpu-0 is still locked", "1 violation(s)");
     }

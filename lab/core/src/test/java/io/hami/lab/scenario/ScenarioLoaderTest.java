@@ -42,12 +42,14 @@ class ScenarioLoaderTest {
         assertThat(s.nodeSpecs()).extracting(NodeSpec::name).containsExactly("gpu-0", "gpu-1");
         DeviceGroup gpus = s.nodeSpecs().get(0).devices(Vendor.NVIDIA).orElseThrow();
         assertThat(gpus.split()).isEqualTo(10);
-        assertThat(List.of(gpus.numaOf(0), gpus.numaOf(1), gpus.numaOf(2), gpus.numaOf(3))).containsExactly(0, 0, 1, 1);
+        assertThat(List.of(gpus.numaOf(0), gpus.numaOf(1), gpus.numaOf(2), gpus.numaOf(3)))
+                .containsExactly(0, 0, 1, 1);
         Workload w = s.workloads().getFirst();
         assertThat(w.lifetime()).isEqualTo(new Lifetime(Duration.ofSeconds(2), Duration.ofSeconds(4)));
         assertThat(w.containers().getFirst().resources()).containsEntry("nvidia.com/gpumem", "4000");
-        assertThat(s.faults().get(1)).isEqualTo(new Fault.DeviceUnhealthy(Duration.ofSeconds(4), "gpu-0", Vendor.NVIDIA, 3,
-                Duration.ofSeconds(90)));
+        assertThat(s.faults().get(1))
+                .isEqualTo(new Fault.DeviceUnhealthy(
+                        Duration.ofSeconds(4), "gpu-0", Vendor.NVIDIA, 3, Duration.ofSeconds(90)));
         assertThat(s.scheduler().handshakePeriod()).isEqualTo(Duration.ofSeconds(5));
         assertThat(s.scheduler().lockTimeout()).isEqualTo(Duration.ofMinutes(5));
     }
@@ -110,23 +112,30 @@ class ScenarioLoaderTest {
 
     @Test
     void trustFaultsAreReadAndTheirNodesChecked() throws Exception {
-        String faults = "\n  - {at: 6s, type: self-grant, node: gpu-0}\n  - {at: 7s, type: kubelet-rejects, node: gpu-1}";
+        String faults =
+                "\n  - {at: 6s, type: self-grant, node: gpu-0}\n  - {at: 7s, type: kubelet-rejects, node: gpu-1}";
         Scenario s = ScenarioLoader.parse(VALID.stripTrailing() + faults, "tiny.yaml");
 
-        assertThat(s.faults()).contains(new Fault.SelfGrant(Duration.ofSeconds(6), "gpu-0"),
-                new Fault.KubeletRejects(Duration.ofSeconds(7), "gpu-1"));
-        assertThatThrownBy(() -> ScenarioLoader.parse(VALID.stripTrailing() + faults.replace("node: gpu-1", "node: gpu-9"),
-                "tiny.yaml")).hasMessageContaining("faults[4].node \"gpu-9\" is not a node of this scenario");
+        assertThat(s.faults())
+                .contains(
+                        new Fault.SelfGrant(Duration.ofSeconds(6), "gpu-0"),
+                        new Fault.KubeletRejects(Duration.ofSeconds(7), "gpu-1"));
+        assertThatThrownBy(() -> ScenarioLoader.parse(
+                        VALID.stripTrailing() + faults.replace("node: gpu-1", "node: gpu-9"), "tiny.yaml"))
+                .hasMessageContaining("faults[4].node \"gpu-9\" is not a node of this scenario");
     }
 
     @Test
     void syntheticNodesMustHaveARegisterAnnotation() {
         String yaml = VALID.replace("count: 2\n    devices:", "count: 2\n    synthetic: true\n    devices:")
                 .replace("  - {at: 3s, type: plugin-restart, node: gpu-1, vendor: nvidia}\n", "")
-                .replace("  - {at: 4s, type: device-unhealthy, node: gpu-0, vendor: nvidia, device: 3, for: 1m30s}\n", "");
+                .replace(
+                        "  - {at: 4s, type: device-unhealthy, node: gpu-0, vendor: nvidia, device: 3, for: 1m30s}\n",
+                        "");
 
         assertThatThrownBy(() -> ScenarioLoader.parse(yaml, "tiny.yaml"))
-                .hasMessageContaining("nodes[0].devices[1]: synthetic nodes carry their inventory in a register annotation")
+                .hasMessageContaining(
+                        "nodes[0].devices[1]: synthetic nodes carry their inventory in a register annotation")
                 .hasMessageNotContaining("devices[0]:");
     }
 

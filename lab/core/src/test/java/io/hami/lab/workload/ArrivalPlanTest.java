@@ -24,10 +24,12 @@ class ArrivalPlanTest {
 
         assertThat(plans).hasSize(203);
         assertThat(plans).isSortedAccordingTo((a, b) -> a.arrival().compareTo(b.arrival()));
-        List<PodPlan> fast = plans.stream().filter(p -> p.workload().name().equals("fast")).toList();
+        List<PodPlan> fast =
+                plans.stream().filter(p -> p.workload().name().equals("fast")).toList();
         // 200 Poisson arrivals at 50/s take about 4 s.
         assertThat(fast.getLast().arrival()).isBetween(Duration.ofSeconds(3), Duration.ofSeconds(5));
-        assertThat(fast).allSatisfy(p -> assertThat(p.lifetime()).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4)));
+        assertThat(fast)
+                .allSatisfy(p -> assertThat(p.lifetime()).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4)));
         assertThat(plans.stream().filter(p -> p.workload().name().equals("late")))
                 .allSatisfy(p -> {
                     assertThat(p.arrival()).isGreaterThanOrEqualTo(Duration.ofSeconds(30));
@@ -40,6 +42,7 @@ class ArrivalPlanTest {
         Scenario s = ScenarioLoader.parse(YAML, "a.yaml");
 
         assertThat(ArrivalPlan.of(s)).isEqualTo(ArrivalPlan.of(s));
-        assertThat(ArrivalPlan.of(s.withSeed(6)).getLast().arrival()).isNotEqualTo(ArrivalPlan.of(s).getLast().arrival());
+        assertThat(ArrivalPlan.of(s.withSeed(6)).getLast().arrival())
+                .isNotEqualTo(ArrivalPlan.of(s).getLast().arrival());
     }
 }

@@ -20,15 +20,24 @@ class PodFactoryTest {
                     initContainers: [{name: warm, resources: {nvidia.com/gpu: 1}}]
                     containers: [{name: main, resources: {nvidia.com/gpumem: 4000}, env: {CUDA_DISABLE_CONTROL: "true"}}]
                 """, "pods.yaml");
-        Pod pod = PodFactory.build(new PodPlan("job-3", s.workloads().getFirst(), Duration.ZERO, Duration.ofMillis(1500)));
+        Pod pod = PodFactory.build(
+                new PodPlan("job-3", s.workloads().getFirst(), Duration.ZERO, Duration.ofMillis(1500)));
 
         assertThat(pod.getMetadata().getName()).isEqualTo("job-3");
         assertThat(pod.getMetadata().getLabels()).containsEntry(LabKeys.WORKLOAD, "job");
-        assertThat(pod.getMetadata().getAnnotations()).containsEntry("hami.io/gpu-scheduler-policy", "binpack")
+        assertThat(pod.getMetadata().getAnnotations())
+                .containsEntry("hami.io/gpu-scheduler-policy", "binpack")
                 .containsEntry(LabKeys.LIFETIME_MS, "1500");
         assertThat(pod.getSpec().getSchedulerName()).isNull();
-        assertThat(pod.getSpec().getInitContainers().getFirst().getResources().getLimits().get("nvidia.com/gpu").toString())
+        assertThat(pod.getSpec()
+                        .getInitContainers()
+                        .getFirst()
+                        .getResources()
+                        .getLimits()
+                        .get("nvidia.com/gpu")
+                        .toString())
                 .isEqualTo("1");
-        assertThat(pod.getSpec().getContainers().getFirst().getEnv().getFirst().getValue()).isEqualTo("true");
+        assertThat(pod.getSpec().getContainers().getFirst().getEnv().getFirst().getValue())
+                .isEqualTo("true");
     }
 }

@@ -1,0 +1,66 @@
+package io.hami.architecture;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/** The project's main modules, each known by its package root (the longest matching root wins). */
+enum Module {
+    NATIVE_BINDINGS("native-bindings", "io.hami.nativebind"),
+    PROTOCOL("backends/protocol", "io.hami.protocol"),
+    NVIDIA("backends/nvidia", "io.hami.backend.nvidia"),
+    CAMBRICON("backends/cambricon", "io.hami.backend.cambricon"),
+    MTHREADS("backends/mthreads", "io.hami.backend.mthreads"),
+    HYGON("backends/hygon", "io.hami.backend.hygon"),
+    NVIDIA_NODE("backends/nvidia-node", "io.hami.node.nvidia"),
+    CAMBRICON_NODE("backends/cambricon-node", "io.hami.node.cambricon"),
+    MTHREADS_NODE("backends/mthreads-node", "io.hami.node.mthreads"),
+    HYGON_NODE("backends/hygon-node", "io.hami.node.hygon"),
+    KUBE("kube", "io.hami.kube"),
+    SCHEDULER("scheduler", "io.hami.scheduler"),
+    PLUGIN("plugin", "io.hami.plugin"),
+    LAB_APISERVER("lab/apiserver", "io.hami.lab.apiserver"),
+    CONTROL_PLANE("lab/control-plane", "io.hami.controlplane"),
+    LAB("lab/core", "io.hami.lab"),
+    CLI("cli", "io.hami.cli");
+
+    static final Set<Module> VENDORS = EnumSet.of(NVIDIA, CAMBRICON, MTHREADS, HYGON);
+    static final Set<Module> VENDOR_NODES = EnumSet.of(NVIDIA_NODE, CAMBRICON_NODE, MTHREADS_NODE, HYGON_NODE);
+
+    final String path;
+    final String packageRoot;
+
+    Module(String path, String packageRoot) {
+        this.path = path;
+        this.packageRoot = packageRoot;
+    }
+
+    /** The README that states this module's dependencies. */
+    String readme() {
+        return (this == LAB ? "lab" : path) + "/README.md";
+    }
+
+    static Optional<Module> of(String packageName) {
+        return Arrays.stream(values())
+                .filter(m -> packageName.equals(m.packageRoot) || packageName.startsWith(m.packageRoot + "."))
+                .max(Comparator.comparingInt(m -> m.packageRoot.length()));
+    }
+
+    boolean contains(JavaClass javaClass) {
+        return of(javaClass.getPackageName()).orElse(null) == this;
+    }
+
+    static DescribedPredicate<JavaClass> in(Module module) {
+        return DescribedPredicate.describe("in " + module.path, module::contains);
+    }
+
+    static DescribedPredicate<JavaClass> inAny(Set<Module> modules) {
+        return DescribedPredicate.describe(
+                "in " + modules.stream().map(m -> m.path).toList(),
+                c -> of(c.getPackageName()).filter(modules::contains).isPresent());
+    }
+}

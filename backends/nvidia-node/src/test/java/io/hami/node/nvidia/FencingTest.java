@@ -1,0 +1,201 @@
+package io.hami.node.nvidia;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.hami.backend.nvidia.NvidiaKeys;
+import io.hami.plugin.PluginApp;
+import io.hami.plugin.config.Timings;
+import io.hami.plugin.kubeletapi.AllocateRequest;
+import io.hami.plugin.kubeletapi.ContainerAllocateRequest;
+import io.hami.plugin.kubeletapi.ContainerAllocateResponse;
+import io.hami.plugin.testing.MockVendor;
+import io.hami.plugin.testing.PluginRun;
+import io.hami.plugin.testing.TestCluster;
+import io.hami.plugin.testing.TestKubelet;
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.spi.VendorKeys;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Upstream #3096: pod A is bound, its node lock expires before the kubelet admits it, the scheduler's recovery
+ * marks A failed and hands the lock to pod B. A's late Allocate must not be served with B's entry (upstream
+ * serves it, so the two pods run with each other's limits); B must still get its own.
+ */
+class FencingTest {
+    static final String NODE = "n1";
+    static final String GPU0 = "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000000";
+    static final String RESOURCE = "nvidia.com/gpu";
+    static final Duration LOCK_TIMEOUT = Duration.ofSeconds(30);
+    static final VendorKeys KEYS = DeviceBackends.load(DeviceConfig.DEFAULTS)
+            .byVendor(NvidiaKeys.VENDOR)
+            .orElseThrow()
+            .keys();
+    static final String A_DECISION = GPU0 + ",NVIDIA,1000,10:;";
+    static final String B_DECISION = GPU0 + ",NVIDIA,7000,70:;";
+
+    @TempDir
+    Path root;
+
+    TestCluster cluster;
+    TestKubelet kubelet;
+    PluginApp plugin;
+
+    @BeforeEach
+    void bindTwoPodsWithALockExpiryInBetween() {
+        cluster = new TestCluster(LOCK_TIMEOUT);
+        cluster.node(NODE);
+        kubelet = new TestKubelet(root.resolve("dp")).start();
+        PluginApp.Settings s = PluginRun.settings(
+                "nvidia", NODE, root.resolve("dp"), MockVendor.install(root.resolve("mock"), "nvidia"), root);
+        // long enough for the kubelet's rejection of the other pod to land even on a loaded machine
+        Timings slowSettle = new Timings(
+                s.timings().registerPeriod(),
+                s.timings().registerRetry(),
+                s.timings().handshakePoll(),
+                s.timings().healthWait(),
+                Duration.ofSeconds(2),
+                s.timings().registrationRetry(),
+                s.timings().socketCheck());
+        plugin = PluginRun.start(
+                cluster.client(),
+                new PluginApp.Settings(
+                        s.backend(),
+                        s.nodeName(),
+                        s.kubeconfig(),
+                        s.devicePluginDir(),
+                        s.library(),
+                        s.deviceConfig(),
+                        s.sharing(),
+                        s.paths(),
+                        slowSettle));
+        cluster.pod("a", List.of(), List.of(TestCluster.container("main")));
+        cluster.pod("b", List.of(), List.of(TestCluster.container("main")));
+
+        cluster.bind("a", NODE, Map.of(KEYS, A_DECISION));
+        cluster.clock().advance(LOCK_TIMEOUT.plusSeconds(1));
+        cluster.bind(
+                "b",
+                NODE,
+                Map.of(KEYS, B_DECISION)); // design D5 (docs/design.md#d5) recovery: A marked failed, lock handed to B
+
+        assertThat(cluster.annotation("a", ProtocolKeys.BIND_PHASE)).isEqualTo("failed");
+        assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).endsWith(",default,b");
+    }
+
+    @AfterEach
+    void stop() {
+        plugin.close();
+        kubelet.close();
+        cluster.close();
+    }
+
+    @Test
+    void theLateAllocateFailsClearlyAndTheLockHolderThenGetsItsOwnLimits() {
+        // The kubelet admits A first (it was bound first); the call names no pod.
+        assertThatThrownBy(() -> kubelet.allocate(RESOURCE, List.of(GPU0 + "-0")))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+                    assertThat(e.getStatus().getDescription())
+                            .isEqualTo(
+                                    "2 pods on node n1 are waiting for NVIDIA "
+                                            + "devices (default/a bind-phase=failed, default/b bind-phase=allocating); the node lock names "
+                                            + "default/b, but the kubelet does not say which pod this Allocate is for, so it is not served");
+                });
+        assertThat(cluster.annotation("a", KEYS.toAllocateKey())).isEqualTo(A_DECISION);
+        assertThat(cluster.annotation("b", KEYS.toAllocateKey())).isEqualTo(B_DECISION);
+        assertThat(cluster.annotation("b", ProtocolKeys.BIND_PHASE)).isEqualTo("allocating");
+        assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).endsWith(",default,b");
+
+        cluster.reject("a"); // what the kubelet does with a pod whose Allocate failed
+
+        ContainerAllocateResponse b =
+                kubelet.allocate(RESOURCE, List.of(GPU0 + "-1")).getContainerResponses(0);
+        assertThat(b.getEnvsMap())
+                .containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "7000m")
+                .containsEntry("CUDA_DEVICE_SM_LIMIT", "70");
+        assertThat(cluster.annotation("b", ProtocolKeys.BIND_PHASE)).isEqualTo("success");
+        assertThat(cluster.annotation("a", KEYS.toAllocateKey())).isEqualTo(A_DECISION);
+        assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).isNull();
+    }
+
+    @Test
+    void anAllocateTheKubeletGaveUpOnConsumesNothingEvenWhenThePodSettlesAfterwards() throws Exception {
+        // The kubelet's deadline passes while the plugin waits for A's rejection to land.
+        Thread rejecter = Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(800);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            cluster.reject("a");
+        });
+        var impatient = kubelet.plugin(RESOURCE).withDeadlineAfter(300, TimeUnit.MILLISECONDS);
+        var request = AllocateRequest.newBuilder()
+                .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(GPU0 + "-1"))
+                .build();
+        assertThatThrownBy(() -> impatient.allocate(request))
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+        rejecter.join();
+        Thread.sleep(1500); // the plugin's re-read finds the node settled after the call was given up
+
+        assertThat(cluster.annotation("b", KEYS.toAllocateKey())).isEqualTo(B_DECISION);
+        assertThat(cluster.annotation("b", ProtocolKeys.BIND_PHASE)).isEqualTo("allocating");
+        assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).endsWith(",default,b");
+        ContainerAllocateResponse b =
+                kubelet.allocate(RESOURCE, List.of(GPU0 + "-1")).getContainerResponses(0);
+        assertThat(b.getEnvsMap()).containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "7000m");
+    }
+
+    @Test
+    void anAllocateWaitsBrieflyForTheOtherPodToSettle() throws Exception {
+        // B's Allocate arrives while the kubelet is still reporting A's rejection
+        Thread rejecter = Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            cluster.reject("a");
+        });
+        ContainerAllocateResponse b =
+                kubelet.allocate(RESOURCE, List.of(GPU0 + "-1")).getContainerResponses(0);
+        rejecter.join();
+
+        assertThat(b.getEnvsMap()).containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "7000m");
+        assertThat(cluster.annotation("b", ProtocolKeys.BIND_PHASE)).isEqualTo("success");
+        assertThat(cluster.annotation("a", KEYS.toAllocateKey())).isEqualTo(A_DECISION);
+    }
+
+    @Test
+    void neitherPodIsEverServedTheOthersEntryWhateverTheOrder() {
+        // The kubelet admits B first while A is still pending: not attributable, so B is not served either.
+        assertThatThrownBy(() -> kubelet.allocate(RESOURCE, List.of(GPU0 + "-1")))
+                .isInstanceOf(StatusRuntimeException.class);
+        cluster.reject("b");
+        // A's late Allocate: the lock names B, which is no longer waiting, and A is failed: nothing to serve
+        assertThatThrownBy(() -> kubelet.allocate(RESOURCE, List.of(GPU0 + "-0")))
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getDescription())
+                                .isEqualTo(
+                                        "node n1 is locked by pod default/b, which is not waiting for NVIDIA devices on this "
+                                                + "node (bind-phase=allocating, phase=Failed)"));
+        assertThat(cluster.annotation("a", KEYS.toAllocateKey())).isEqualTo(A_DECISION);
+        assertThat(cluster.annotation("b", KEYS.toAllocateKey())).isEqualTo(B_DECISION);
+    }
+}

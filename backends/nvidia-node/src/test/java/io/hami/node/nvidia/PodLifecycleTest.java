@@ -1,0 +1,122 @@
+package io.hami.node.nvidia;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hami.backend.hygon.HygonKeys;
+import io.hami.backend.nvidia.NvidiaKeys;
+import io.hami.plugin.PluginApp;
+import io.hami.plugin.kubeletapi.ContainerAllocateResponse;
+import io.hami.plugin.kubeletapi.DeviceSpec;
+import io.hami.plugin.testing.MockVendor;
+import io.hami.plugin.testing.PluginRun;
+import io.hami.plugin.testing.TestCluster;
+import io.hami.plugin.testing.TestKubelet;
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.spi.VendorKeys;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A pod served by two vendors' plugins, and a plugin restarted in the middle of a pod (design D4, docs/design.md#d4). */
+class PodLifecycleTest {
+    static final String NODE = "n1";
+    static final String GPU0 = "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000000";
+    static final String HCU0 = "DCU-6c8a1f4e2b9d0001";
+    static final DeviceBackends BACKENDS = DeviceBackends.load(DeviceConfig.DEFAULTS);
+    static final VendorKeys NVIDIA =
+            BACKENDS.byVendor(NvidiaKeys.VENDOR).orElseThrow().keys();
+    static final VendorKeys HCU =
+            BACKENDS.byVendor(HygonKeys.VENDOR).orElseThrow().keys();
+
+    @TempDir
+    Path root;
+
+    TestCluster cluster;
+    TestKubelet kubelet;
+
+    @BeforeEach
+    void start() {
+        cluster = new TestCluster();
+        cluster.node(NODE);
+        kubelet = new TestKubelet(root.resolve("dp")).start();
+    }
+
+    @AfterEach
+    void stop() {
+        kubelet.close();
+        cluster.close();
+    }
+
+    @Test
+    void aTwoVendorPodSucceedsOnlyWhenTheLastVendorIsDone() {
+        try (PluginApp nvidia = plugin("nvidia");
+                PluginApp hygon = plugin("hygon")) {
+            cluster.pod("mixed", List.of(), List.of(TestCluster.container("cuda"), TestCluster.container("dtk")));
+            cluster.bind(
+                    "mixed", NODE, Map.of(NVIDIA, GPU0 + ",NVIDIA,2000,20:;;", HCU, ";" + HCU0 + ",HCU,65536,100:;"));
+
+            ContainerAllocateResponse cuda =
+                    kubelet.allocate("nvidia.com/gpu", List.of(GPU0 + "-0")).getContainerResponses(0);
+            assertThat(cuda.getEnvsMap()).containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "2000m");
+            assertThat(cluster.annotation("mixed", NVIDIA.toAllocateKey())).isEqualTo(";;");
+            assertThat(cluster.annotation("mixed", ProtocolKeys.BIND_PHASE)).isEqualTo("allocating");
+            assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).endsWith(",default,mixed");
+
+            ContainerAllocateResponse dtk =
+                    kubelet.allocate("hygon.com/hcunum", List.of(HCU0 + "-2")).getContainerResponses(0);
+            assertThat(dtk.getDevicesList())
+                    .extracting(DeviceSpec::getContainerPath)
+                    .containsExactly("/dev/kfd", "/dev/mkfd", "/dev/dri/card0", "/dev/dri/renderD128");
+            assertThat(dtk.getEnvsMap()).isEmpty();
+            assertThat(cluster.annotation("mixed", HCU.toAllocateKey())).isEqualTo(";;");
+            assertThat(cluster.annotation("mixed", ProtocolKeys.BIND_PHASE)).isEqualTo("success");
+            assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).isNull();
+            assertThat(nvidia.registrations() + hygon.registrations()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aPluginRestartedBetweenTwoContainersServesTheSecondOne() {
+        cluster.pod("restart", List.of(), List.of(TestCluster.container("first"), TestCluster.container("second")));
+        cluster.bind("restart", NODE, Map.of(NVIDIA, GPU0 + ",NVIDIA,1000,10:;" + GPU0 + ",NVIDIA,3000,30:;"));
+
+        try (PluginApp before = plugin("nvidia")) {
+            assertThat(kubelet.allocate("nvidia.com/gpu", List.of(GPU0 + "-0"))
+                            .getContainerResponses(0)
+                            .getEnvsMap())
+                    .containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "1000m");
+            assertThat(before.registrations()).isEqualTo(1);
+        }
+        assertThat(root.resolve("dp/nvidia-gpu.sock")).doesNotExist();
+        assertThat(cluster.annotation("restart", ProtocolKeys.BIND_PHASE)).isEqualTo("allocating");
+
+        try (PluginApp after = plugin("nvidia")) {
+            assertThat(kubelet.registrations()).hasSize(2);
+            assertThat(after.registrations()).isEqualTo(1);
+            assertThat(kubelet.allocate("nvidia.com/gpu", List.of(GPU0 + "-1"))
+                            .getContainerResponses(0)
+                            .getEnvsMap())
+                    .containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "3000m");
+        }
+        assertThat(cluster.annotation("restart", NVIDIA.toAllocateKey())).isEqualTo(";;");
+        assertThat(cluster.annotation("restart", ProtocolKeys.BIND_PHASE)).isEqualTo("success");
+        assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).isNull();
+    }
+
+    private PluginApp plugin(String vendor) {
+        return PluginRun.start(
+                cluster.client(),
+                PluginRun.settings(
+                        vendor,
+                        NODE,
+                        root.resolve("dp"),
+                        MockVendor.install(root.resolve("mock-" + vendor), vendor),
+                        root));
+    }
+}

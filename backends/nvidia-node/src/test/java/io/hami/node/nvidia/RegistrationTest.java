@@ -1,0 +1,140 @@
+package io.hami.node.nvidia;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.hami.plugin.PluginApp;
+import io.hami.plugin.kubeletapi.Device;
+import io.hami.plugin.kubeletapi.Empty;
+import io.hami.plugin.kubeletapi.RegisterRequest;
+import io.hami.plugin.testing.MockVendor;
+import io.hami.plugin.testing.PluginRun;
+import io.hami.plugin.testing.TestCluster;
+import io.hami.plugin.testing.TestKubelet;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Registration on kubelet.sock (design D7 in docs/design.md#d7, docs/upstream.md#plugin-registration) with a test
+ * kubelet over real sockets.
+ */
+class RegistrationTest {
+    static final String RESOURCE = "nvidia.com/gpu";
+    static final Duration WAIT = Duration.ofSeconds(15);
+
+    @TempDir
+    Path root;
+
+    Path dir;
+    TestCluster cluster;
+    TestKubelet kubelet;
+    MockVendor mock;
+
+    @BeforeEach
+    void setUp() {
+        dir = root.resolve("device-plugins");
+        cluster = new TestCluster();
+        cluster.node("n1");
+        kubelet = new TestKubelet(dir);
+        mock = MockVendor.install(root.resolve("mock"), "nvidia");
+    }
+
+    @AfterEach
+    void tearDown() {
+        kubelet.close();
+        cluster.close();
+    }
+
+    @Test
+    void registersWithVersionEndpointResourceAndOptionsThenServesItsList() {
+        kubelet.start();
+        try (PluginApp plugin =
+                PluginRun.start(cluster.client(), PluginRun.settings("nvidia", "n1", dir, mock, root))) {
+            assertThat(kubelet.registrations()).hasSize(1);
+            RegisterRequest r = kubelet.registrations().getFirst();
+            assertThat(r.getVersion()).isEqualTo("v1beta1");
+            assertThat(r.getEndpoint()).isEqualTo("nvidia-gpu.sock");
+            assertThat(r.getResourceName()).isEqualTo(RESOURCE);
+            assertThat(r.getOptions().getGetPreferredAllocationAvailable()).isTrue();
+            assertThat(r.getOptions().getPreStartRequired()).isFalse();
+            assertThat(kubelet.options(RESOURCE)).isEqualTo(r.getOptions());
+            assertThat(dir.resolve("nvidia-gpu.sock")).exists();
+            // 2 GPUs, 10 replicas each
+            assertThat(kubelet.awaitList(RESOURCE, l -> l.getDevicesCount() == 20, WAIT)
+                            .getDevicesList())
+                    .allMatch(d -> d.getHealth().equals("Healthy") && !d.hasTopology())
+                    .extracting(Device::getID)
+                    .contains(
+                            "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000000-0", "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000001-9");
+            assertThat(plugin.registrations()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void retriesUntilTheKubeletAppears() throws Exception {
+        try (PluginApp plugin = PluginApp.start(
+                cluster.client(), PluginRun.settings("nvidia", "n1", dir, mock, root), Clock.systemUTC())) {
+            Thread.sleep(400); // several failed attempts: no kubelet.sock yet
+            assertThat(plugin.registrations()).isZero();
+            kubelet.start();
+            assertThat(plugin.awaitRegistered(WAIT)).isTrue();
+            assertThat(kubelet.registrations())
+                    .extracting(RegisterRequest::getResourceName)
+                    .containsExactly(RESOURCE);
+        }
+    }
+
+    @Test
+    void aKubeletRestartLeadsToANewSocketAndRegistration() throws Exception {
+        kubelet.start();
+        try (PluginApp plugin =
+                PluginRun.start(cluster.client(), PluginRun.settings("nvidia", "n1", dir, mock, root))) {
+            kubelet.restart(); // removes nvidia-gpu.sock, creates kubelet.sock again
+
+            await().atMost(WAIT).until(() -> kubelet.registrations().size() >= 2);
+            Thread.sleep(500); // the restart's remaining file events must not register once more
+            assertThat(dir.resolve("nvidia-gpu.sock")).exists();
+            assertThat(kubelet.awaitList(RESOURCE, l -> l.getDevicesCount() == 20, WAIT)
+                            .getDevicesCount())
+                    .isEqualTo(20);
+            assertThat(plugin.registrations()).isEqualTo(2);
+            assertThat(kubelet.registrations()).hasSize(2);
+        }
+    }
+
+    @Test
+    void aRemovedSocketIsServedAgainAndRegistered() throws Exception {
+        kubelet.start();
+        try (PluginApp plugin =
+                PluginRun.start(cluster.client(), PluginRun.settings("nvidia", "n1", dir, mock, root))) {
+            Files.delete(dir.resolve("nvidia-gpu.sock"));
+
+            // the kubelet records a registration before it answers; the plugin counts it on the answer
+            await().atMost(WAIT).until(() -> kubelet.registrations().size() == 2 && plugin.registrations() == 2);
+            assertThat(dir.resolve("nvidia-gpu.sock")).exists();
+            assertThat(kubelet.plugin(RESOURCE)
+                            .getDevicePluginOptions(Empty.getDefaultInstance())
+                            .getGetPreferredAllocationAvailable())
+                    .isTrue();
+            assertThat(plugin.registrations()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void closingStopsTheServerAndRemovesTheSocket() {
+        kubelet.start();
+        PluginApp plugin = PluginRun.start(cluster.client(), PluginRun.settings("nvidia", "n1", dir, mock, root));
+        assertThat(dir.resolve("nvidia-gpu.sock")).exists();
+
+        plugin.close();
+
+        assertThat(dir.resolve("nvidia-gpu.sock")).doesNotExist();
+        assertThat(dir.resolve("kubelet.sock")).exists();
+    }
+}

@@ -1,0 +1,77 @@
+package io.hami.node.nvidia;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hami.plugin.PluginApp;
+import io.hami.plugin.PluginStartException;
+import io.hami.plugin.testing.MockVendor;
+import io.hami.plugin.testing.PluginRun;
+import io.hami.plugin.testing.TestCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A vendor library that is missing or fails must stop the start with a clear error, never hang. */
+@Timeout(30)
+class StartupFailureTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void aMissingLibraryIsAClearError() throws Exception {
+        Files.createDirectories(root.resolve("empty"));
+        try (TestCluster cluster = new TestCluster()) {
+            PluginApp.Settings s = new PluginApp.Settings(
+                    "nvidia",
+                    "n1",
+                    null,
+                    root.resolve("dp"),
+                    root.resolve("empty"),
+                    io.hami.protocol.config.DeviceConfig.DEFAULTS,
+                    io.hami.plugin.config.Sharing.NONE,
+                    io.hami.plugin.config.HostPaths.under(root),
+                    PluginRun.FAST);
+
+            assertThatThrownBy(() -> PluginApp.start(cluster.client(), s, Clock.systemUTC()))
+                    .isInstanceOf(PluginStartException.class)
+                    .hasMessageStartingWith("the nvidia plugin cannot use its vendor library: NVML library "
+                            + root.resolve("empty/libnvidia-ml.so.1") + " not found");
+        }
+        assertThat(root.resolve("dp")).doesNotExist();
+    }
+
+    @Test
+    void aLibraryThatFailsToInitialiseIsAClearErrorAndLeavesNoSocket() {
+        MockVendor mock = MockVendor.install(root.resolve("mock"), "cambricon");
+        mock.control("{\"initError\":2}");
+        try (TestCluster cluster = new TestCluster()) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> PluginApp.start(
+                            cluster.client(),
+                            PluginRun.settings("cambricon", "n1", root.resolve("dp"), mock, root),
+                            Clock.systemUTC()))
+                    .isInstanceOf(PluginStartException.class)
+                    .hasMessageStartingWith(
+                            "the cambricon plugin cannot use its vendor library: CNDev cndevInit failed with 2");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        }
+        assertThat(root.resolve("dp")).doesNotExist();
+    }
+
+    @Test
+    void settingsRejectAnUnknownBackendAndAMissingNodeName() {
+        assertThatThrownBy(() ->
+                        PluginRun.settings("ascend", "n1", root, MockVendor.install(root.resolve("m"), "nvidia"), root))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown backend ascend; one of [cambricon, hygon, nvidia]");
+        assertThatThrownBy(() ->
+                        PluginRun.settings("nvidia", " ", root, MockVendor.install(root.resolve("m"), "nvidia"), root))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the node name is required: pass it or set NODE_NAME");
+    }
+}

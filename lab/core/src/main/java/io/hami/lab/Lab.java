@@ -207,7 +207,7 @@ public final class Lab {
                             cluster,
                             scenario.faults(),
                             scenario.seed(),
-                            backends.byVendor("NVIDIA").orElseThrow().keys().toAllocateKey(),
+                            backends.byVendor("NVIDIA").orElseThrow(),
                             e -> out.println("[" + DurationText.format(e.at()) + "] fault: "
                                     + (e.failed() ? "FAILED: " : "") + e.what()))) {
                 SchedulingProgress kubeScheduler =

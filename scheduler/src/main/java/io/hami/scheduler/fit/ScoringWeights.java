@@ -1,5 +1,6 @@
 package io.hami.scheduler.fit;
 
+import io.hami.protocol.annotation.ProtocolKeys;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -8,7 +9,7 @@ import java.util.Map;
  * ({@code slot=<int>,core=<int>,memory=<int>}; docs/upstream.md#small-formats).
  */
 public record ScoringWeights(long slot, long core, long memory) {
-    public static final String ANNOTATION = "hami.io/device-scoring-weights";
+    public static final String ANNOTATION = ProtocolKeys.DEVICE_SCORING_WEIGHTS;
     public static final ScoringWeights DEFAULT = new ScoringWeights(1, 1, 1);
 
     /** The weights of a pod: the default when the annotation is absent. */

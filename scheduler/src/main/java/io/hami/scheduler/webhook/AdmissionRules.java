@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.fit.QuotaRoom;
 import io.hami.protocol.spi.Admission;
@@ -205,7 +206,9 @@ public final class AdmissionRules {
 
     /** Keys the scheduler and plugins own (design D4): {@code hami.io/vgpu-*}, {@code hami.io/bind-*} and every vendor's pod keys. */
     boolean isProtocolKey(String key) {
-        return key.startsWith("hami.io/vgpu-") || key.startsWith("hami.io/bind-") || protocolKeys.contains(key);
+        return key.startsWith(ProtocolKeys.VGPU_PREFIX)
+                || key.startsWith(ProtocolKeys.BIND_PREFIX)
+                || protocolKeys.contains(key);
     }
 
     private static void apply(Container c, Admission.Accepted a) {

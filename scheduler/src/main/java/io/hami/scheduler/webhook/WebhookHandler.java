@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.zjsonpatch.JsonDiff;
+import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.extender.ExtenderJson;
@@ -41,7 +42,7 @@ public final class WebhookHandler implements HttpHandler {
 
     static final String V1 = "admission.k8s.io/v1";
     static final String V1BETA1 = "admission.k8s.io/v1beta1";
-    static final String OPT_OUT_LABEL = "hami.io/webhook";
+    static final String OPT_OUT_LABEL = ProtocolKeys.WEBHOOK_OPT_OUT;
 
     private final AdmissionRules rules;
     private final Set<String> managedResources;
@@ -200,7 +201,7 @@ public final class WebhookHandler implements HttpHandler {
     private static boolean optedOut(Pod pod) {
         Map<String, String> labels =
                 pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
-        return labels != null && "ignore".equals(labels.get(OPT_OUT_LABEL));
+        return labels != null && ProtocolKeys.WEBHOOK_IGNORE.equals(labels.get(OPT_OUT_LABEL));
     }
 
     /** The managed resources any container of {@code pod} names in its limits or requests, sorted. */

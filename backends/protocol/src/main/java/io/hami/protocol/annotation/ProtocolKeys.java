@@ -20,6 +20,17 @@ public final class ProtocolKeys {
     /** Pod: device policy override, for example {@code binpack}, {@code spread}, {@code mutex}, {@code binpack,numa}. */
     public static final String GPU_SCHEDULER_POLICY = "hami.io/gpu-scheduler-policy";
 
+    /** Pod: scoring weights of the devices (docs/upstream.md#small-formats). */
+    public static final String DEVICE_SCORING_WEIGHTS = "hami.io/device-scoring-weights";
+    /** Pod label: {@code ignore} keeps the pod away from the mutating webhook (upstream's opt-out). */
+    public static final String WEBHOOK_OPT_OUT = "hami.io/webhook";
+
+    public static final String WEBHOOK_IGNORE = "ignore";
+    /** Prefixes of the keys only the scheduler and the plugins may write (the decision and the bind). */
+    public static final String VGPU_PREFIX = "hami.io/vgpu-";
+
+    public static final String BIND_PREFIX = "hami.io/bind-";
+
     public static final String PHASE_ALLOCATING = "allocating";
     public static final String PHASE_SUCCESS = "success";
     public static final String PHASE_FAILED = "failed";

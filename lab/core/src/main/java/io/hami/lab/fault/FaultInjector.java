@@ -12,6 +12,7 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.codec.NodeLockCodec;
+import io.hami.protocol.spi.DeviceBackend;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,23 +44,19 @@ public final class FaultInjector implements AutoCloseable {
             1, Thread.ofPlatform().name("lab-faults").daemon().factory());
     private final List<FaultEvent> events = new CopyOnWriteArrayList<>();
     private final List<UntrustedPod> untrusted = new CopyOnWriteArrayList<>();
-    private final String nvidiaToAllocateKey;
+    private final DeviceBackend nvidia;
     private final AtomicInteger outstanding = new AtomicInteger();
     private long startNanos;
 
     /**
      * @param seed     seed of the injected API errors
-     * @param nvidiaToAllocateKey the key a self-granting pod writes its grant under
+     * @param nvidia   the NVIDIA backend, whose keys and resource a self-granting pod uses
      * @param listener told about every event as it happens
      */
     public FaultInjector(
-            LabCluster cluster,
-            List<Fault> faults,
-            long seed,
-            String nvidiaToAllocateKey,
-            Consumer<FaultEvent> listener) {
+            LabCluster cluster, List<Fault> faults, long seed, DeviceBackend nvidia, Consumer<FaultEvent> listener) {
         this.cluster = cluster;
-        this.nvidiaToAllocateKey = nvidiaToAllocateKey;
+        this.nvidia = nvidia;
         this.faults = faults.stream().sorted(Comparator.comparing(Fault::at)).toList();
         this.seed = seed;
         this.listener = listener;
@@ -167,7 +164,7 @@ public final class FaultInjector implements AutoCloseable {
                             LabKeys.NAMESPACE,
                             name,
                             g.node(),
-                            nvidiaToAllocateKey,
+                            nvidia,
                             DeviceIds.schedulerId(Vendor.NVIDIA, g.node(), 0),
                             Instant.now()))
                     .create();

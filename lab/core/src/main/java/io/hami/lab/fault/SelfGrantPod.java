@@ -8,6 +8,7 @@ import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.codec.UnixTimeCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.PodDevices;
+import io.hami.protocol.spi.DeviceBackend;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -17,23 +18,21 @@ import java.util.Map;
  * the annotations a scheduler decision would have, written by its own author.
  */
 final class SelfGrantPod {
-    static final String WEBHOOK_OPT_OUT = "hami.io/webhook";
-
     private SelfGrantPod() {}
 
     /**
-     * @param toAllocateKey the NVIDIA to-allocate key (the allocated key is left out, so the usage index never counts
-     *                      the pod)
+     * @param nvidia        the NVIDIA backend: the grant goes under its to-allocate key (the allocated key is left out,
+     *                      so the usage index never counts the pod), the request is for its count resource
      * @param gpu           the scheduler ID of a GPU of {@code node}
      */
-    static Pod of(String namespace, String name, String node, String toAllocateKey, String gpu, Instant now) {
+    static Pod of(String namespace, String name, String node, DeviceBackend nvidia, String gpu, Instant now) {
         String grant =
                 PodDevicesCodec.encode(new PodDevices(List.of(List.of(new ContainerDevice(gpu, "NVIDIA", 3000, 10)))));
         return new PodBuilder()
                 .withNewMetadata()
                 .withNamespace(namespace)
                 .withName(name)
-                .withLabels(Map.of(WEBHOOK_OPT_OUT, "ignore"))
+                .withLabels(Map.of(ProtocolKeys.WEBHOOK_OPT_OUT, ProtocolKeys.WEBHOOK_IGNORE))
                 .withAnnotations(Map.of(
                         ProtocolKeys.VGPU_NODE,
                         node,
@@ -41,7 +40,7 @@ final class SelfGrantPod {
                         ProtocolKeys.PHASE_ALLOCATING,
                         ProtocolKeys.BIND_TIME,
                         UnixTimeCodec.encode(now),
-                        toAllocateKey,
+                        nvidia.keys().toAllocateKey(),
                         grant))
                 .endMetadata()
                 .withNewSpec()
@@ -50,7 +49,7 @@ final class SelfGrantPod {
                 .withName("main")
                 .withImage("lab/self-grant")
                 .withNewResources()
-                .addToLimits("nvidia.com/gpu", new Quantity("1"))
+                .addToLimits(nvidia.resources().count(), new Quantity("1"))
                 .endResources()
                 .endContainer()
                 .endSpec()

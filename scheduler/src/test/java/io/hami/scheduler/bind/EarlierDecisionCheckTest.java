@@ -50,7 +50,7 @@ class EarlierDecisionCheckTest {
                         .build())
                 .create();
         pod("other", 6000);
-        var first = binder(new UsageIndex(), null);
+        var first = binder(index(), null);
         assertThat(first.bind(new BindingArgs("other", "ns", "", "n1")).ok()).isTrue();
         // its plugin allocated it and gave the lock back
         assertThat(new NodeLockClient(client, Duration.ofMinutes(5), Clock.systemUTC()).release("n1", "ns", "other"))
@@ -135,9 +135,6 @@ class EarlierDecisionCheckTest {
     }
 
     private Binder binder(UsageIndex index, PodChangesSeen seen) {
-        if (index.nodeNames().isEmpty()) {
-            index.putNode("n1", Map.of(), Map.of("NVIDIA", List.of(GPU)), Map.of());
-        }
         var clock = Clock.systemUTC();
         return new Binder(
                 client,

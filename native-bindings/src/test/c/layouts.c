@@ -13,6 +13,7 @@
 #include "hami_mtml.h"
 #include "hami_nvml.h"
 #include "hami_rocm_smi.h"
+#include "hami_shared_region.h"
 
 #define STRUCT(t) printf("struct %s %zu %zu\n", #t, sizeof(t), alignof(t))
 #define FIELD(t, f) printf("field %s %s %zu\n", #t, #f, offsetof(t, f))
@@ -38,6 +39,10 @@ int main(void) {
     FIELD(nvmlMemory_v2_t, reserved);
     FIELD(nvmlMemory_v2_t, free);
     FIELD(nvmlMemory_v2_t, used);
+
+    STRUCT(nvmlUtilization_t);
+    FIELD(nvmlUtilization_t, gpu);
+    FIELD(nvmlUtilization_t, memory);
 
     STRUCT(nvmlEventData_t);
     FIELD(nvmlEventData_t, device);
@@ -150,5 +155,83 @@ int main(void) {
     FIELD(dmiDeviceInfo, usage_mem_size);
     FIELD(dmiDeviceInfo, container_id);
     FIELD(dmiDeviceInfo, device_id);
+    STRUCT(device_memory_t);
+    FIELD(device_memory_t, context_size);
+    FIELD(device_memory_t, module_size);
+    FIELD(device_memory_t, data_size);
+    FIELD(device_memory_t, offset);
+    FIELD(device_memory_t, total);
+    FIELD(device_memory_t, unused);
+
+    STRUCT(device_util_t);
+    FIELD(device_util_t, dec_util);
+    FIELD(device_util_t, enc_util);
+    FIELD(device_util_t, sm_util);
+    FIELD(device_util_t, unused);
+
+    STRUCT(shrreg_proc_slot_t);
+    FIELD(shrreg_proc_slot_t, pid);
+    FIELD(shrreg_proc_slot_t, hostpid);
+    FIELD(shrreg_proc_slot_t, used);
+    FIELD(shrreg_proc_slot_t, monitorused);
+    FIELD(shrreg_proc_slot_t, device_util);
+    FIELD(shrreg_proc_slot_t, status);
+    FIELD(shrreg_proc_slot_t, seqlock);
+    FIELD(shrreg_proc_slot_t, unused);
+
+    STRUCT(shared_region_t);
+    FIELD(shared_region_t, initialized_flag);
+    FIELD(shared_region_t, major_version);
+    FIELD(shared_region_t, minor_version);
+    FIELD(shared_region_t, sm_init_flag);
+    FIELD(shared_region_t, owner_pid);
+    FIELD(shared_region_t, sem);
+    FIELD(shared_region_t, device_num);
+    FIELD(shared_region_t, uuids);
+    FIELD(shared_region_t, limit);
+    FIELD(shared_region_t, sm_limit);
+    FIELD(shared_region_t, procs);
+    FIELD(shared_region_t, proc_num);
+    FIELD(shared_region_t, utilization_switch);
+    FIELD(shared_region_t, recent_kernel);
+    FIELD(shared_region_t, priority);
+    FIELD(shared_region_t, last_kernel_time);
+    FIELD(shared_region_t, sem_postinit);
+
+    STRUCT(device_memory_v0_t);
+    FIELD(device_memory_v0_t, context_size);
+    FIELD(device_memory_v0_t, module_size);
+    FIELD(device_memory_v0_t, data_size);
+    FIELD(device_memory_v0_t, offset);
+    FIELD(device_memory_v0_t, total);
+
+    STRUCT(device_util_v0_t);
+    FIELD(device_util_v0_t, dec_util);
+    FIELD(device_util_v0_t, enc_util);
+    FIELD(device_util_v0_t, sm_util);
+
+    STRUCT(shrreg_proc_slot_v0_t);
+    FIELD(shrreg_proc_slot_v0_t, pid);
+    FIELD(shrreg_proc_slot_v0_t, hostpid);
+    FIELD(shrreg_proc_slot_v0_t, used);
+    FIELD(shrreg_proc_slot_v0_t, monitorused);
+    FIELD(shrreg_proc_slot_v0_t, device_util);
+    FIELD(shrreg_proc_slot_v0_t, status);
+
+    STRUCT(shared_region_v0_t);
+    FIELD(shared_region_v0_t, initialized_flag);
+    FIELD(shared_region_v0_t, sm_init_flag);
+    FIELD(shared_region_v0_t, owner_pid);
+    FIELD(shared_region_v0_t, sem);
+    FIELD(shared_region_v0_t, device_num);
+    FIELD(shared_region_v0_t, uuids);
+    FIELD(shared_region_v0_t, limit);
+    FIELD(shared_region_v0_t, sm_limit);
+    FIELD(shared_region_v0_t, procs);
+    FIELD(shared_region_v0_t, proc_num);
+    FIELD(shared_region_v0_t, utilization_switch);
+    FIELD(shared_region_v0_t, recent_kernel);
+    FIELD(shared_region_v0_t, priority);
+
     return 0;
 }

@@ -107,6 +107,11 @@ static void resolve_paths(void) {
     ctl.have_paths = 1;
 }
 
+const char *mock_dir(void) {
+    resolve_paths();
+    return ctl.dir;
+}
+
 static cJSON *read_json(const char *path, int *missing) {
     *missing = 0;
     FILE *f = fopen(path, "rb");
@@ -221,6 +226,8 @@ int mock_load_devices(const mock_defaults *defaults) {
         d->card_type = (int) num(item, "cardType", defaults->card_type);
         d->compute_units = (int) num(item, "computeUnits", defaults->compute_units);
         d->busy_percent = (unsigned) num(item, "busyPercent", 0);
+        d->utilization = (unsigned) num(item, "utilization", 0);
+        d->memory_utilization = (unsigned) num(item, "memoryUtilization", 0);
         d->unique_id = (uint64_t) num(item, "uniqueId", (double) (0x1000u + (unsigned) i));
     }
     cJSON_Delete(root);

@@ -32,6 +32,8 @@ typedef struct {
     int card_type;
     int compute_units;
     unsigned busy_percent;
+    unsigned utilization;        /* NVML gpu percent, before what workloads' regions add */
+    unsigned memory_utilization; /* NVML memory-controller percent */
     uint64_t unique_id;
 } mock_device;
 
@@ -77,6 +79,8 @@ int mock_pop_event(mock_event *out);
 /* Sleeps up to ms milliseconds with mock_mutex released. */
 void mock_sleep_unlocked(unsigned ms);
 uint64_t mock_now_ms(void);
+/* The folder of the device file. */
+const char *mock_dir(void);
 /* Writes state next to devices.json as name, atomically; takes ownership of state. */
 void mock_write_state(const char *name, cJSON *state);
 /* The state file written by an earlier load (this process or another), or NULL when there is none. */

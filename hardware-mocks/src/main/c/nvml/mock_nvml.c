@@ -2,11 +2,21 @@
  * Mock libnvidia-ml.so.1. Handles point into a static per-device array, as the real library's do.
  * Built with -DHAMI_MOCK_LEGACY it stands in for an older driver without nvmlDeviceGetMemoryInfo_v2.
  */
+#define _GNU_SOURCE /* PATH_MAX, DIR */
 #include "hami_nvml.h"
 #include "mock_common.h"
 
+#include "hami_shared_region.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct nvmlDevice_st {
     int index;
@@ -160,6 +170,84 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsi
     LEAVE;
 }
 
+/* What HAMi-core workloads account on one device: memory (`total`) and SM utilisation, summed over slots. */
+typedef struct {
+    uint64_t used;
+    uint64_t sm_util;
+} region_usage;
+
+/*
+ * Adds what one shared region accounts on the device `uuid`: the sum of `total` and of `sm_util` over its
+ * process slots. Regions are read under $HAMI_MOCK_REGIONS, else regions/ next to the device file, as files
+ * *.cache in it or one folder below (the plugin's containers/<podUID>_<ctr>/ layout). A real driver sees the
+ * same memory and kernels.
+ */
+static void region_file_usage(const char *path, const char *uuid, region_usage *usage) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t) st.st_size >= sizeof(shared_region_v0_t)) {
+        size_t size = (size_t) st.st_size;
+        void *base = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+        if (base != MAP_FAILED) {
+            const shared_region_t *v1 = base;
+            const shared_region_v0_t *v0 = base;
+            int is_v0 = size == sizeof(shared_region_v0_t) + 1;
+            int is_v1 = !is_v0 && size >= sizeof(shared_region_t) && v1->major_version == 1;
+            if (v1->initialized_flag == SHARED_REGION_MAGIC && (is_v0 || is_v1)) {
+                uint64_t devices = is_v0 ? v0->device_num : v1->device_num;
+                int procs = is_v0 ? v0->proc_num : v1->proc_num;
+                for (uint64_t d = 0; d < devices && d < CUDA_DEVICE_MAX_COUNT; d++) {
+                    const char *u = is_v0 ? v0->uuids[d] : v1->uuids[d];
+                    if (strncmp(u, uuid, SHARED_REGION_UUID_SIZE) != 0) continue;
+                    for (int p = 0; p < procs && p < SHARED_REGION_MAX_PROCESS_NUM; p++) {
+                        usage->used += is_v0 ? v0->procs[p].used[d].total : v1->procs[p].used[d].total;
+                        usage->sm_util += is_v0 ? v0->procs[p].device_util[d].sm_util
+                                                : v1->procs[p].device_util[d].sm_util;
+                    }
+                }
+            }
+            munmap(base, size);
+        }
+    }
+    close(fd);
+}
+
+static void regions_usage(const char *dir, const char *uuid, int depth, region_usage *usage) {
+    DIR *d = opendir(dir);
+    if (d == NULL) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int) sizeof path) continue;
+        size_t n = strlen(e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0) continue;
+        if (S_ISDIR(st.st_mode) && depth > 0) regions_usage(path, uuid, depth - 1, usage);
+        else if (S_ISREG(st.st_mode) && n > 6 && strcmp(e->d_name + n - 6, ".cache") == 0) {
+            region_file_usage(path, uuid, usage);
+        }
+    }
+    closedir(d);
+}
+
+static region_usage device_regions(const mock_device *d) {
+    const char *env = getenv("HAMI_MOCK_REGIONS");
+    char dir[PATH_MAX];
+    if (env != NULL && *env) snprintf(dir, sizeof dir, "%s", env);
+    else snprintf(dir, sizeof dir, "%s/regions", mock_dir());
+    region_usage usage = {0, 0};
+    regions_usage(dir, d->uuid, 1, &usage);
+    return usage;
+}
+
+static uint64_t used_bytes(const mock_device *d) {
+    uint64_t used = (d->used_mib << 20) + device_regions(d).used;
+    uint64_t total = d->memory_mib << 20;
+    return used < total ? used : total;
+}
+
 /* v1 documents used as reserved + allocated; the mock has no separate reservation. */
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) {
     ENTER("nvmlDeviceGetMemoryInfo");
@@ -168,7 +256,7 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory
     if (rc == NVML_SUCCESS) {
         const mock_device *d = &mock_cfg.dev[i];
         memory->total = d->memory_mib << 20;
-        memory->used = d->used_mib << 20;
+        memory->used = used_bytes(d);
         memory->free = memory->total - memory->used;
     }
     LEAVE;
@@ -184,12 +272,26 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMem
         const mock_device *d = &mock_cfg.dev[i];
         memory->total = d->memory_mib << 20;
         memory->reserved = 0;
-        memory->used = d->used_mib << 20;
+        memory->used = used_bytes(d);
         memory->free = memory->total - memory->used;
     }
     LEAVE;
 }
 #endif
+
+/* gpu: the device's `utilization` plus the SM utilisation its workloads' regions report, at most 100. */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization) {
+    ENTER("nvmlDeviceGetUtilizationRates");
+    int i = device_of(device, &rc);
+    if (i >= 0 && utilization == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS) {
+        const mock_device *d = &mock_cfg.dev[i];
+        uint64_t gpu = d->utilization + device_regions(d).sm_util;
+        utilization->gpu = gpu < 100 ? (unsigned) gpu : 100;
+        utilization->memory = d->memory_utilization < 100 ? d->memory_utilization : 100;
+    }
+    LEAVE;
+}
 
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci) {
     ENTER("nvmlDeviceGetPciInfo_v3");

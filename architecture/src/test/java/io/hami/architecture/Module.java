@@ -23,6 +23,7 @@ enum Module {
     KUBE("kube", "io.hami.kube"),
     SCHEDULER("scheduler", "io.hami.scheduler"),
     PLUGIN("plugin", "io.hami.plugin"),
+    MONITOR("monitor", "io.hami.monitor"),
     LAB_APISERVER("lab/apiserver", "io.hami.lab.apiserver"),
     CONTROL_PLANE("lab/control-plane", "io.hami.controlplane"),
     LAB("lab/core", "io.hami.lab"),

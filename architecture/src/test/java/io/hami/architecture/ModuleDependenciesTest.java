@@ -57,16 +57,21 @@ class ModuleDependenciesTest {
             Map.entry(Module.SCHEDULER, EnumSet.of(Module.PROTOCOL, Module.KUBE)),
             // "hami-protocol, hami-kube, hami-native-bindings only for the two exceptions ... No vendor module"
             Map.entry(Module.PLUGIN, EnumSet.of(Module.PROTOCOL, Module.KUBE, Module.NATIVE_BINDINGS)),
+            // "May depend on: native-bindings, kube, backends/protocol ... Never on plugin, scheduler or a vendor
+            // module."
+            Map.entry(Module.MONITOR, EnumSet.of(Module.NATIVE_BINDINGS, Module.KUBE, Module.PROTOCOL)),
             // "No other hami module"
             Map.entry(Module.LAB_APISERVER, EnumSet.noneOf(Module.class)),
             Map.entry(Module.CONTROL_PLANE, EnumSet.noneOf(Module.class)),
-            // lab/README: "Depends on the scheduler, the plugins, the kube edge and the protocol", and its module
+            // lab/README: "Depends on the scheduler, the plugins, the kube edge and the protocol" and "the node monitor
+            // (hami-monitor)", and its module
             // list names lab/apiserver and lab/control-plane as the lab's API servers. Vendors: runtime only.
             Map.entry(
                     Module.LAB,
                     EnumSet.of(
                             Module.SCHEDULER,
                             Module.PLUGIN,
+                            Module.MONITOR,
                             Module.KUBE,
                             Module.PROTOCOL,
                             Module.LAB_APISERVER,

@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             SchedulerCommand.class,
             io.hami.cli.plugin.PluginCommand.class,
             io.hami.cli.plugin.PluginTrainingCommand.class,
+            io.hami.cli.monitor.MonitorCommand.class,
             io.hami.cli.inspect.InspectCommand.class,
             io.hami.cli.lab.LabCommand.class,
             CommandLine.HelpCommand.class

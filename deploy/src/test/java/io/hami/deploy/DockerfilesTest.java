@@ -219,6 +219,42 @@ class DockerfilesTest {
         assertValidCommandLines(containersRunning("plugin"));
     }
 
+    /**
+     * Containers that run {@code hami} with a command of their own (the NVIDIA DaemonSet's monitor): the image's
+     * entry point with another subcommand, the JVM options alike, and a valid {@code hami} command line.
+     */
+    @Test
+    void aCommandThatRunsHamiIsTheImagesEntryPointWithAnotherSubcommand() {
+        var commands = ourContainers().stream()
+                .filter(c -> c.path("command")
+                        .valueStream()
+                        .anyMatch(a -> a.asString().equals("/opt/hami/hami.jar")))
+                .toList();
+        assertThat(commands)
+                .extracting(c -> c.path("name").asString())
+                .as("containers that run hami with their own command")
+                .containsExactly("monitor");
+        for (JsonNode c : commands) {
+            List<String> entrypoint =
+                    Dockerfile.read(dockerfileOf(c.path("image").asString())).entrypoint();
+            List<String> command =
+                    c.path("command").valueStream().map(JsonNode::asString).toList();
+            int jar = entrypoint.indexOf("/opt/hami/hami.jar") + 1;
+            assertThat(command)
+                    .as(c.path("name").asString() + ": the entry point of "
+                            + c.path("image").asString() + " up to the subcommand")
+                    .startsWith(entrypoint.subList(0, jar).toArray(String[]::new));
+            var line = new ArrayList<>(command.subList(jar, command.size()));
+            c.path("args").valueStream().map(JsonNode::asString).forEach(line::add);
+            var parsed = Main.commandLine().parseArgs(line.toArray(String[]::new));
+            assertThat(parsed.subcommand()).as(String.join(" ", line)).isNotNull();
+            assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("monitor");
+            assertThat(parsed.subcommand().unmatched())
+                    .as(String.join(" ", line))
+                    .isEmpty();
+        }
+    }
+
     @Test
     void unknownArgumentsAreRejectedByTheSameCheck() {
         assertThatThrownBy(() -> Main.commandLine().parseArgs("scheduler", "--no-such-flag=1"))

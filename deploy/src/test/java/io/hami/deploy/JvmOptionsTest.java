@@ -36,11 +36,20 @@ class JvmOptionsTest {
                 for (JsonNode c :
                         workload.path("spec").path("template").path("spec").path("containers")) {
                     String image = c.path("image").asString();
-                    if (!image.startsWith("hami-java/") || !c.path("command").isEmpty()) {
+                    if (!image.startsWith("hami-java/")) {
                         continue;
                     }
-                    List<String> entrypoint =
-                            Dockerfile.read(DockerfilesTest.dockerfileOf(image)).entrypoint();
+                    // The image's entry point, or the container's own command when it runs hami with it (the monitor).
+                    List<String> entrypoint = c.path("command").isEmpty()
+                            ? Dockerfile.read(DockerfilesTest.dockerfileOf(image))
+                                    .entrypoint()
+                            : c.path("command")
+                                    .valueStream()
+                                    .map(JsonNode::asString)
+                                    .toList();
+                    if (!entrypoint.contains("-jar")) {
+                        continue;
+                    }
                     var options = new ArrayList<>(entrypoint.subList(1, entrypoint.indexOf("-jar")));
                     for (JsonNode env : c.path("env")) {
                         if (env.path("name").asString().equals("JDK_JAVA_OPTIONS")) {
@@ -49,7 +58,8 @@ class JvmOptionsTest {
                         }
                     }
                     out.add(new Container(
-                            Manifests.describe(workload),
+                            Manifests.describe(workload) + " container "
+                                    + c.path("name").asString(),
                             image,
                             options,
                             bytes(c.path("resources")
@@ -101,6 +111,9 @@ class JvmOptionsTest {
                         "hami-java/scheduler:0.1.0",
                         "hami-java/device-plugin-nvidia:0.1.0",
                         "hami-java/device-plugin-hygon:0.1.0");
+        assertThat(containers)
+                .extracting(Container::workload)
+                .contains("DaemonSet hami-system/hami-device-plugin-nvidia container monitor");
         for (Container c : containers) {
             assertThat(c.options())
                     .as(c.workload() + ": the heap is set next to the limit")

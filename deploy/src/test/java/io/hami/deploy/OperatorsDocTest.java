@@ -2,15 +2,22 @@ package io.hami.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.Status;
 import io.hami.cli.Main;
+import io.hami.kube.events.PodEvents;
+import io.hami.plugin.health.HealthBoard;
+import io.hami.plugin.metrics.PluginMetrics;
+import io.hami.plugin.spi.PhysicalDevice;
 import io.hami.protocol.config.ConfigSection;
 import io.hami.protocol.spi.DeviceBackends;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Label;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,16 +129,16 @@ class OperatorsDocTest {
             List<String> lines = section("`" + vendor.name() + "`");
             Object defaults = vendor.defaults();
             var keys = new TreeSet<String>();
-            for (RecordComponent key : defaults.getClass().getRecordComponents()) {
-                keys.add(key.getName());
-                Object value = key.getAccessor().invoke(defaults);
+            for (var key : keysAndDefaults(defaults).entrySet()) {
+                keys.add(key.getKey());
+                Object value = key.getValue();
                 String shown = value instanceof String text && text.isEmpty() ? "\"\"" : String.valueOf(value);
-                assertThat(row(lines, key.getName()))
-                        .as(vendor.name() + "." + key.getName())
+                assertThat(row(lines, key.getKey()))
+                        .as(vendor.name() + "." + key.getKey())
                         .isPresent();
-                assertThat(row(lines, key.getName()).get())
-                        .as("default of " + vendor.name() + "." + key.getName())
-                        .startsWith("| `" + key.getName() + "` | `" + shown + "` |");
+                assertThat(row(lines, key.getKey()).get())
+                        .as("default of " + vendor.name() + "." + key.getKey())
+                        .startsWith("| `" + key.getKey() + "` | `" + shown + "` |");
             }
             for (String line : lines) {
                 Matcher m = ROW_KEY.matcher(line);
@@ -142,6 +149,20 @@ class OperatorsDocTest {
                 }
             }
         }
+    }
+
+    /** A section's keys and defaults: its record's components, a nested record's in its place (NVIDIA groups them). */
+    private static Map<String, Object> keysAndDefaults(Object record) throws ReflectiveOperationException {
+        var keys = new LinkedHashMap<String, Object>();
+        for (RecordComponent c : record.getClass().getRecordComponents()) {
+            Object value = c.getAccessor().invoke(record);
+            if (value instanceof Record nested) {
+                keys.putAll(keysAndDefaults(nested));
+            } else {
+                keys.put(c.getName(), value);
+            }
+        }
+        return keys;
     }
 
     /** The name Prometheus scrapes: counters end in {@code _total}. */
@@ -165,6 +186,44 @@ class OperatorsDocTest {
                 for (Label label : point.getLabels()) {
                     assertThat(row.get()).as(name + " label " + label.getName()).contains("`" + label.getName() + "`");
                 }
+            }
+        }
+    }
+
+    /** Every metric of a plugin, each with a sample (the recorders are what the plugin's parts call). */
+    private static List<MetricSnapshot> pluginMetrics() {
+        var registry = new PrometheusRegistry();
+        var metrics = new PluginMetrics(registry, "n1", "nvidia");
+        metrics.watchHealth(
+                List.of(new PhysicalDevice(0, "GPU-0", "GPU-0", "m", 1024, -1)), new HealthBoard(), "nvidia.com/gpu");
+        metrics.allocated("nvidia.com/gpu", Status.Code.OK, Duration.ofMillis(5));
+        metrics.listSent("nvidia.com/gpu");
+        metrics.registered("nvidia.com/gpu", true);
+        metrics.registerWritten(true);
+        metrics.handshakeAnswered(true);
+        metrics.eventNotWritten(PodEvents.NotWritten.DROPPED);
+        return registry.scrape().stream().toList();
+    }
+
+    @Test
+    void everyPluginMetricIsDocumentedWithItsLabelsAndNothingElse() {
+        List<String> lines = section("Device plugin metrics");
+        var names = new TreeSet<String>();
+        for (MetricSnapshot metric : pluginMetrics()) {
+            String name = exposed(metric);
+            names.add(name);
+            Optional<String> row = row(lines, name);
+            assertThat(row).as("plugin metric " + name).isPresent();
+            for (DataPointSnapshot point : metric.getDataPoints()) {
+                for (Label label : point.getLabels()) {
+                    assertThat(row.get()).as(name + " label " + label.getName()).contains("`" + label.getName() + "`");
+                }
+            }
+        }
+        for (String line : lines) {
+            Matcher m = ROW_KEY.matcher(line);
+            if (m.find()) {
+                assertThat(names).as("documented plugin metric " + m.group(1)).contains(m.group(1));
             }
         }
     }

@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.monitor.MonitorService;
+import io.hami.monitor.MonitorSettings;
 import io.hami.plugin.PluginApp;
 import io.hami.plugin.config.HostPaths;
 import io.hami.plugin.config.Sharing;
@@ -50,7 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
  * inventory, the HCU plugin answers the scheduler's handshake, and a pod that the real scheduler bound is allocated
  * over the plugin's gRPC socket, which consumes its entry, finishes the pod and releases the node lock; a second
  * Allocate, which a pod without a decision makes unattributable, is refused with events on the pods. Every
- * recorded call must be allowed by the roles of the DaemonSets' ServiceAccount, and every permission used.
+ * recorded call must be allowed by the roles of the DaemonSets' ServiceAccount, and every permission used. The
+ * NVIDIA DaemonSet's node monitor runs alongside on the same client (its informer of the node's pods).
  */
 class PluginRbacTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -101,6 +104,19 @@ class PluginRbacTest {
                 FAST);
     }
 
+    /** The NVIDIA node's monitor, as the DaemonSet's second container runs it, on the plugin's host folder. */
+    private static MonitorSettings monitorSettings(PluginApp.Settings plugin) {
+        return new MonitorSettings(
+                plugin.paths().vgpuDir(),
+                plugin.nodeName(),
+                MonitorSettings.DEFAULT_RESYNC,
+                Duration.ofMillis(200),
+                new InetSocketAddress("127.0.0.1", 0),
+                false,
+                plugin.library().resolve("libnvidia-ml.so.1"),
+                "test");
+    }
+
     @BeforeAll
     static void runThePlugins() throws Exception {
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
@@ -117,7 +133,8 @@ class PluginRbacTest {
             }
             PluginApp.Settings nvidiaSettings = settings("nvidia", "gpu-1");
             try (PluginApp nvidia = PluginApp.start(recorded, nvidiaSettings, Clock.systemUTC());
-                    PluginApp hcu = PluginApp.start(recorded, settings("hygon", "hcu-1"), Clock.systemUTC())) {
+                    PluginApp hcu = PluginApp.start(recorded, settings("hygon", "hcu-1"), Clock.systemUTC());
+                    MonitorService monitor = MonitorService.start(monitorSettings(nvidiaSettings), recorded)) {
                 await().atMost(Duration.ofSeconds(20))
                         .until(() -> annotation(admin, "gpu-1", "hami.io/node-nvidia-register") != null
                                 && annotation(admin, "hcu-1", "hami.io/node-hcu-register") != null);
@@ -133,6 +150,11 @@ class PluginRbacTest {
                         .until(() -> annotation(admin, "hcu-1", "hami.io/node-handshake-hcu")
                                 .startsWith("Reported_"));
                 allocateAPodTheSchedulerBound(admin, nvidia, nvidiaSettings.devicePluginDir());
+                // The NVIDIA DaemonSet's monitor: its informer of the node's pods lists, then watches.
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> RECORDER.accesses().stream()
+                                .anyMatch(a ->
+                                        a.verb().equals("watch") && a.resource().equals("pods")));
             }
         }
     }

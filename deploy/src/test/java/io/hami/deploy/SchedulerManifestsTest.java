@@ -8,13 +8,13 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.config.DeviceConfigLoader;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
-import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -145,7 +145,7 @@ class SchedulerManifestsTest {
                 .containsExactlyInAnyOrder("NVIDIA", "MLU", "Mthreads", "HCU");
         var expected = new TreeSet<String>();
         backends.forEach(b -> expected.addAll(b.resources().all()));
-        expected.add(config.section(NvidiaConfig.SECTION).resourcePriorityName());
+        expected.add(config.section(NvidiaConfig.SECTION).resources().resourcePriorityName());
         var managed = new TreeSet<String>();
         for (JsonNode r : extender().path("managedResources")) {
             managed.add(r.path("name").asString());
@@ -277,13 +277,17 @@ class SchedulerManifestsTest {
             assertThat(keys)
                     .as(section.name())
                     .containsExactlyInAnyOrderElementsOf(
-                            Arrays.stream(section.defaults().getClass().getRecordComponents())
-                                    .map(RecordComponent::getName)
-                                    .toList());
+                            keysOf(section.defaults().getClass()).toList());
         }
         String flag = Manifests.flag(SCHEDULER, "--device-config-file").orElseThrow();
         assertThat(flag)
                 .isEqualTo(mountPathOf(SCHEDULER, volumeOfConfigMap("hami-device-config")) + "/device-config.yaml");
+    }
+
+    /** The YAML keys of a section's record: its components, a nested record's in its place (NVIDIA groups them). */
+    private static Stream<String> keysOf(Class<?> record) {
+        return Arrays.stream(record.getRecordComponents())
+                .flatMap(c -> c.getType().isRecord() ? keysOf(c.getType()) : Stream.of(c.getName()));
     }
 
     private static JsonNode webhookConfiguration() {

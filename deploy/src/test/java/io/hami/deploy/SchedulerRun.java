@@ -14,8 +14,8 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.SchedulerApp;
@@ -95,7 +95,7 @@ final class SchedulerRun {
                             .withName("gpu-1")
                             .addToAnnotations(
                                     "hami.io/node-nvidia-register",
-                                    NvidiaRegisterCodec.encode(List.of(new DeviceInfo(
+                                    JsonRegisterCodec.encode(List.of(new DeviceInfo(
                                             "GPU-0", 0, 10, 16384, 100, "NVIDIA-A100", 0, "hami-core", true))))
                             .endMetadata()
                             .withNewStatus()

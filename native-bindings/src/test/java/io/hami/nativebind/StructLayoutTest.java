@@ -12,12 +12,21 @@ import io.hami.nativebind.cndev.raw.cndevSMluProfileIdInfo_t;
 import io.hami.nativebind.cndev.raw.cndevSMluProfileInfo_t;
 import io.hami.nativebind.cndev.raw.cndevSMluSet_t;
 import io.hami.nativebind.cndev.raw.cndevUUID_t;
+import io.hami.nativebind.hamicore.raw.device_memory_t;
+import io.hami.nativebind.hamicore.raw.device_memory_v0_t;
+import io.hami.nativebind.hamicore.raw.device_util_t;
+import io.hami.nativebind.hamicore.raw.device_util_v0_t;
+import io.hami.nativebind.hamicore.raw.shared_region_t;
+import io.hami.nativebind.hamicore.raw.shared_region_v0_t;
+import io.hami.nativebind.hamicore.raw.shrreg_proc_slot_t;
+import io.hami.nativebind.hamicore.raw.shrreg_proc_slot_v0_t;
 import io.hami.nativebind.hydmi.raw.dmiDeviceInfo;
 import io.hami.nativebind.mtml.raw.MtmlPciInfo;
 import io.hami.nativebind.nvml.raw.nvmlEventData_t;
 import io.hami.nativebind.nvml.raw.nvmlMemory_t;
 import io.hami.nativebind.nvml.raw.nvmlMemory_v2_t;
 import io.hami.nativebind.nvml.raw.nvmlPciInfo_t;
+import io.hami.nativebind.nvml.raw.nvmlUtilization_t;
 import io.hami.nativebind.rocm.raw.rsmi_evt_notification_data_t;
 import java.io.IOException;
 import java.lang.foreign.GroupLayout;
@@ -40,6 +49,7 @@ class StructLayoutTest {
             nvmlPciInfo_t.layout(),
             nvmlMemory_t.layout(),
             nvmlMemory_v2_t.layout(),
+            nvmlUtilization_t.layout(),
             nvmlEventData_t.layout(),
             cndevCardInfo_t.layout(),
             cndevUUID_t.layout(),
@@ -53,7 +63,15 @@ class StructLayoutTest {
             cndevSMluInfo_t.layout(),
             MtmlPciInfo.layout(),
             rsmi_evt_notification_data_t.layout(),
-            dmiDeviceInfo.layout());
+            dmiDeviceInfo.layout(),
+            device_memory_t.layout(),
+            device_util_t.layout(),
+            shrreg_proc_slot_t.layout(),
+            shared_region_t.layout(),
+            device_memory_v0_t.layout(),
+            device_util_v0_t.layout(),
+            shrreg_proc_slot_v0_t.layout(),
+            shared_region_v0_t.layout());
 
     /** "struct name size align" and "field struct member offset" lines, as C reports them. */
     static Map<String, String> cLayout;

@@ -13,6 +13,8 @@ import io.hami.plugin.config.Sharing;
 import io.hami.plugin.config.Timings;
 import io.hami.plugin.health.HealthBoard;
 import io.hami.plugin.health.HealthWatcher;
+import io.hami.plugin.metrics.MetricsEndpoint;
+import io.hami.plugin.metrics.PluginMetrics;
 import io.hami.plugin.register.HandshakeResponder;
 import io.hami.plugin.register.RegisterLoop;
 import io.hami.plugin.registration.Endpoint;
@@ -31,7 +33,9 @@ import io.hami.plugin.spi.VendorSettings;
 import io.hami.plugin.vendor.VendorPlugins;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,6 +46,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,21 +103,33 @@ public final class PluginApp implements AutoCloseable {
     private final VendorPlugin vendor;
     private final RegistrationSupervisor registration;
     private final RegisterLoop register;
+    private final Optional<InetSocketAddress> metricsAddress;
     private final Deque<AutoCloseable> resources;
 
     private PluginApp(
             VendorPlugin vendor,
             RegistrationSupervisor registration,
             RegisterLoop register,
+            Optional<InetSocketAddress> metricsAddress,
             Deque<AutoCloseable> resources) {
         this.vendor = vendor;
         this.registration = registration;
         this.register = register;
+        this.metricsAddress = metricsAddress;
         this.resources = resources;
     }
 
-    /** Connects to the cluster of {@code settings.kubeconfig()} and starts; the client is closed with the app. */
+    /** As {@link #start(Settings, Optional)} without serving metrics. */
     public static PluginApp start(Settings settings) throws PluginStartException {
+        return start(settings, Optional.empty());
+    }
+
+    /**
+     * Connects to the cluster of {@code settings.kubeconfig()} and starts, serving {@code /metrics} at
+     * {@code metricsBind} when present; the client is closed with the app.
+     */
+    public static PluginApp start(Settings settings, Optional<InetSocketAddress> metricsBind)
+            throws PluginStartException {
         KubernetesClient client;
         try {
             client = KubeClients.connect(settings.kubeconfig());
@@ -120,7 +137,7 @@ public final class PluginApp implements AutoCloseable {
             throw new PluginStartException("cannot connect to the cluster: " + e.getMessage(), e);
         }
         try {
-            PluginApp app = start(client, settings, Clock.systemUTC());
+            PluginApp app = start(client, settings, Clock.systemUTC(), metricsBind);
             app.resources.push(client);
             return app;
         } catch (PluginStartException | RuntimeException e) {
@@ -129,9 +146,45 @@ public final class PluginApp implements AutoCloseable {
         }
     }
 
-    /** Starts with {@code client}, which the caller keeps and closes. */
+    /** Starts with {@code client}, which the caller keeps and closes; metrics are recorded but not served. */
     public static PluginApp start(KubernetesClient client, Settings s, Clock clock) throws PluginStartException {
+        return start(client, s, clock, Optional.empty());
+    }
+
+    /** Starts with {@code client}, which the caller keeps and closes, serving metrics at {@code metricsBind}. */
+    public static PluginApp start(
+            KubernetesClient client, Settings s, Clock clock, Optional<InetSocketAddress> metricsBind)
+            throws PluginStartException {
         DeviceBackends backends = DeviceBackends.load(s.deviceConfig());
+        PrometheusRegistry registry = new PrometheusRegistry();
+        PluginMetrics metrics = new PluginMetrics(registry, s.nodeName(), s.backend());
+        // Bound first: a port in use fails the start before the vendor library is opened.
+        Optional<MetricsEndpoint> endpoint = Optional.empty();
+        if (metricsBind.isPresent()) {
+            try {
+                endpoint = Optional.of(MetricsEndpoint.start(metricsBind.get(), registry));
+            } catch (IOException e) {
+                throw new PluginStartException(
+                        "cannot serve metrics on " + metricsBind.get() + " (--metrics-bind-address): " + e.getMessage(),
+                        e);
+            }
+        }
+        try {
+            return start(client, s, clock, backends, metrics, endpoint);
+        } catch (PluginStartException | RuntimeException e) {
+            endpoint.ifPresent(MetricsEndpoint::close);
+            throw e;
+        }
+    }
+
+    private static PluginApp start(
+            KubernetesClient client,
+            Settings s,
+            Clock clock,
+            DeviceBackends backends,
+            PluginMetrics metrics,
+            Optional<MetricsEndpoint> endpoint)
+            throws PluginStartException {
         VendorPlugin vendor;
         try {
             vendor = VendorPlugins.load()
@@ -143,6 +196,7 @@ public final class PluginApp implements AutoCloseable {
                     "the " + s.backend() + " plugin cannot use its vendor library: " + e.getMessage(), e);
         }
         Deque<AutoCloseable> opened = new ArrayDeque<>();
+        endpoint.ifPresent(opened::push);
         opened.push(vendor);
         try {
             if (vendor.devices().isEmpty()) {
@@ -150,6 +204,7 @@ public final class PluginApp implements AutoCloseable {
                         "the " + s.backend() + " library reports no devices on node " + s.nodeName());
             }
             HealthBoard board = new HealthBoard();
+            metrics.watchHealth(vendor.devices(), board, countResource(vendor.resources()));
             opened.push(HealthWatcher.start(
                     vendor.openHealth(),
                     board,
@@ -164,7 +219,7 @@ public final class PluginApp implements AutoCloseable {
             InstanceReaper reaper = new InstanceReaper(client, s.nodeName(), vendor);
             opened.push(reaper);
             reaper.start(s.timings().socketCheck());
-            // Advisory: PodEvents logs what it cannot write (the plugin has no metrics endpoint to count it in).
+            // Advisory: PodEvents logs what it cannot write, and the metrics count it.
             PodEvents events = new PodEvents(
                     client,
                     EVENT_COMPONENT,
@@ -172,7 +227,7 @@ public final class PluginApp implements AutoCloseable {
                     clock,
                     PodEvents.writer("hami-plugin-events", 100),
                     Duration.ofSeconds(2),
-                    notWritten -> {});
+                    metrics::eventNotWritten);
             opened.push(events);
             List<Endpoint> endpoints = new ArrayList<>();
             for (KubeletResource r : vendor.resources()) {
@@ -189,8 +244,8 @@ public final class PluginApp implements AutoCloseable {
                                 reaper::reap,
                                 events)
                         : new CapacityAllocation();
-                DevicePluginService service =
-                        new DevicePluginService(r.name(), new DeviceListFeed(r, vendor.devices(), board), handler);
+                DevicePluginService service = new DevicePluginService(
+                        r.name(), new DeviceListFeed(r, vendor.devices(), board), handler, metrics);
                 endpoints.add(new Endpoint(
                         r.name(),
                         new ResourceServer(s.devicePluginDir().resolve(r.socketName()), service, sockets),
@@ -200,7 +255,8 @@ public final class PluginApp implements AutoCloseable {
                     endpoints,
                     new KubeletRegistrar(s.devicePluginDir(), sockets),
                     s.timings().registrationRetry(),
-                    s.timings().socketCheck());
+                    s.timings().socketCheck(),
+                    metrics);
             opened.push(registration);
             registration.start();
             RegisterLoop register = null;
@@ -213,13 +269,14 @@ public final class PluginApp implements AutoCloseable {
                         publisher.get(),
                         board,
                         s.timings().registerPeriod(),
-                        s.timings().registerRetry());
+                        s.timings().registerRetry(),
+                        metrics);
                 opened.push(register);
                 register.start();
                 var handshakeKey = vendor.backend().keys().handshakeKey();
                 if (publisher.get().answersHandshake() && handshakeKey.isPresent()) {
                     HandshakeResponder handshake =
-                            new HandshakeResponder(client, s.nodeName(), handshakeKey.get(), clock);
+                            new HandshakeResponder(client, s.nodeName(), handshakeKey.get(), clock, metrics);
                     opened.push(handshake);
                     handshake.start(s.timings().handshakePoll());
                 }
@@ -230,7 +287,10 @@ public final class PluginApp implements AutoCloseable {
                     s.nodeName(),
                     vendor.devices().size(),
                     vendor.resources().stream().map(KubeletResource::name).toList());
-            return new PluginApp(vendor, registration, register, opened);
+            if (endpoint.isPresent()) {
+                LOG.info("metrics on http://{}/metrics", hostPort(endpoint.get().address()));
+            }
+            return new PluginApp(vendor, registration, register, endpoint.map(MetricsEndpoint::address), opened);
         } catch (PluginStartException | RuntimeException e) {
             closeAll(opened);
             if (e instanceof NativeLibraryException || e instanceof VendorStatusException) {
@@ -239,6 +299,19 @@ public final class PluginApp implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The resource the cards are counted in (the one that consumes the scheduler's entries), for the health gauge. */
+    private static String countResource(List<KubeletResource> resources) {
+        return resources.stream()
+                .filter(KubeletResource::consumesEntries)
+                .findFirst()
+                .orElse(resources.getFirst())
+                .name();
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        return a.getHostString() + ":" + a.getPort();
     }
 
     /** Kubelet device ID to card, over one resource's replicas. */
@@ -262,6 +335,11 @@ public final class PluginApp implements AutoCloseable {
     /** Waits until every resource has been registered with the kubelet once. */
     public boolean awaitRegistered(Duration timeout) throws InterruptedException {
         return registration.awaitRegistered(timeout);
+    }
+
+    /** Where {@code /metrics} is served (the port chosen when 0 was asked for); empty when it is not. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return metricsAddress;
     }
 
     /** How often the register annotation was written; 0 for vendors without one. */

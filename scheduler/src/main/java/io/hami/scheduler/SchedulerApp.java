@@ -52,6 +52,8 @@ public final class SchedulerApp implements AutoCloseable {
     public record Settings(Http http, Scheduling scheduling, Replica replica, Metrics metrics) {
 
         /**
+         * The extender's and webhook's listener.
+         *
          * @param bind     where the extender and webhook listen
          * @param certFile TLS certificate (PEM), or null for plain HTTP
          * @param keyFile  TLS key (PEM), or null
@@ -64,6 +66,8 @@ public final class SchedulerApp implements AutoCloseable {
         }
 
         /**
+         * How pods are placed.
+         *
          * @param schedulerName the name pods are scheduled by, and the events' source
          * @param policy        default node and device policies
          * @param lockTimeout   how long a node lock may be held by a pod still allocating
@@ -73,12 +77,16 @@ public final class SchedulerApp implements AutoCloseable {
                 String schedulerName, SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig) {}
 
         /**
+         * This replica's part among the others.
+         *
          * @param leader          how this replica decides whether it leads
          * @param handshakePeriod how often the handshake round runs (design D3 in docs/design.md#d3: 15 s)
          */
         public record Replica(LeaderMode leader, Duration handshakePeriod) {}
 
         /**
+         * What {@code /metrics} serves, and where.
+         *
          * @param bind             where {@code /metrics} is served, or null for no metrics endpoint
          * @param version          reported in {@code hami_build_info}
          * @param containerMetrics whether upstream's per-container gauges are served ({@code --container-metrics})

@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -60,7 +60,7 @@ public final class SchedulerFixture implements AutoCloseable {
         var node = new NodeBuilder()
                 .withNewMetadata()
                 .withName(name)
-                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpus)))
+                .addToAnnotations("hami.io/node-nvidia-register", JsonRegisterCodec.encode(List.of(gpus)))
                 .endMetadata()
                 .withNewStatus()
                 .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10)))
@@ -113,7 +113,7 @@ public final class SchedulerFixture implements AutoCloseable {
         var node = new NodeBuilder()
                 .withNewMetadata()
                 .withName(name)
-                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpu)))
+                .addToAnnotations("hami.io/node-nvidia-register", JsonRegisterCodec.encode(List.of(gpu)))
                 .addToAnnotations("hami.io/node-hcu-register", LegacyRegisterCodec.encode(List.of(hcu)))
                 .endMetadata()
                 .withNewStatus()

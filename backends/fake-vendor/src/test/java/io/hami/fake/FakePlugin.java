@@ -3,23 +3,20 @@ package io.hami.fake;
 import io.hami.plugin.spi.AllocationTarget;
 import io.hami.plugin.spi.ContainerGrant;
 import io.hami.plugin.spi.HealthSource;
-import io.hami.plugin.spi.InventoryPublisher;
-import io.hami.plugin.spi.KubeletResource;
 import io.hami.plugin.spi.PhysicalDevice;
-import io.hami.plugin.spi.VendorPlugin;
+import io.hami.plugin.vendor.Capacity;
+import io.hami.plugin.vendor.CardPlugin;
+import io.hami.plugin.vendor.PollingHealth;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.spi.DeviceBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -27,17 +24,19 @@ import java.util.stream.Collectors;
  * so it needs no C. Capacity is its inventory, like Cambricon: the count resource serves the decision, the core
  * and memory resources only advertise capacity. A container gets its cards in environment variables.
  */
-final class FakePlugin implements VendorPlugin {
+final class FakePlugin extends CardPlugin<PhysicalDevice> {
     static final String INVENTORY = "xpus.txt";
 
-    private final DeviceBackend backend;
-    private final List<PhysicalDevice> devices;
-    private final FakeConfig config;
-
     FakePlugin(DeviceBackend backend, Path inventory, String node, FakeConfig config) {
-        this.backend = backend;
-        this.config = config;
-        this.devices = read(inventory, node);
+        super(
+                backend,
+                read(inventory, node),
+                d -> d,
+                List.of(
+                        Capacity.decision(config.resourceCountName(), "xpu", config.tasksPerXpu()),
+                        Capacity.advertised(FakeKeys.CORES, "core", 0, d -> FakeKeys.CORES_PER_XPU),
+                        Capacity.advertised(
+                                FakeKeys.MEMORY, "memory", 0, Capacity.memoryUnits(FakeKeys.MEMORY_UNIT_MIB))));
     }
 
     private static List<PhysicalDevice> read(Path inventory, String node) {
@@ -58,55 +57,10 @@ final class FakePlugin implements VendorPlugin {
         }
     }
 
-    @Override
-    public DeviceBackend backend() {
-        return backend;
-    }
-
-    @Override
-    public List<PhysicalDevice> devices() {
-        return devices;
-    }
-
-    @Override
-    public List<KubeletResource> resources() {
-        return List.of(
-                new KubeletResource(
-                        config.resourceCountName(),
-                        true,
-                        KubeletResource.named("xpu", 0, d -> config.tasksPerXpu()),
-                        false),
-                new KubeletResource(
-                        FakeKeys.CORES, false, KubeletResource.named("core", 0, d -> FakeKeys.CORES_PER_XPU), false),
-                new KubeletResource(
-                        FakeKeys.MEMORY,
-                        false,
-                        KubeletResource.named("memory", 0, d -> (int) (d.memoryMiB() / FakeKeys.MEMORY_UNIT_MIB)),
-                        false));
-    }
-
     /** The fake cards never fail. */
     @Override
     public HealthSource openHealth() {
-        return new HealthSource() {
-            @Override
-            public Set<Integer> unhealthy(Duration wait) {
-                try {
-                    Thread.sleep(wait);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return Set.of();
-            }
-
-            @Override
-            public void close() {}
-        };
-    }
-
-    @Override
-    public Optional<InventoryPublisher> publisher() {
-        return Optional.empty();
+        return new PollingHealth(devices().size(), i -> true);
     }
 
     @Override

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -52,17 +51,7 @@ class FakeVendorSchedulerTest {
                                 new SchedulerApp.Settings.Metrics(null, "test")),
                         new PrometheusRegistry(),
                         Clock.systemUTC())) {
-            client.nodes()
-                    .resource(new NodeBuilder()
-                            .withNewMetadata()
-                            .withName("x1")
-                            .endMetadata()
-                            .withNewStatus()
-                            .addToCapacity(FakeKeys.CORES, new Quantity("200"))
-                            .addToCapacity(FakeKeys.MEMORY, new Quantity("32"))
-                            .endStatus()
-                            .build())
-                    .create();
+            FakeNodes.createWithTwoXpus(client, "x1");
             Pod pod = client.pods()
                     .inNamespace("default")
                     .resource(new PodBuilder()

@@ -1,9 +1,9 @@
 package io.hami.cli.lab;
 
+import io.hami.cli.lifecycle.UntilStopped;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -34,18 +34,10 @@ public final class LabApiServerCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         EmbeddedApiServer server = EmbeddedApiServer.start(port);
         server.writeKubeconfig(kubeconfig);
-        var stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            server.close();
-                            stopped.countDown();
-                        },
-                        "lab-apiserver-stop"));
         System.out.println(
                 "API server on " + server.url() + "; kubeconfig " + kubeconfig.toAbsolutePath() + "; Ctrl-C stops it");
         System.out.flush();
-        stopped.await();
+        UntilStopped.await(server);
         return 0;
     }
 }

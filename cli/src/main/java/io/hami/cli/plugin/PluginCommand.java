@@ -1,20 +1,24 @@
 package io.hami.cli.plugin;
 
+import io.hami.cli.lifecycle.UntilStopped;
 import io.hami.cli.options.DeviceConfigOption;
+import io.hami.cli.options.HostPortConverter;
 import io.hami.plugin.PluginApp;
 import io.hami.plugin.PluginStartException;
 import io.hami.plugin.config.HostPaths;
 import io.hami.plugin.config.NodeConfigFile;
 import io.hami.plugin.config.Sharing;
 import io.hami.plugin.config.Timings;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,6 +31,8 @@ import picocli.CommandLine.Spec;
         description = "Run the device plugin of one vendor on this node (kubelet device-plugin API v1beta1).")
 public final class PluginCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(PluginCommand.class);
+    /** Next to the scheduler's :9395 and the node monitor's :9394 (upstream's), clashing with neither. */
+    static final String DEFAULT_METRICS_BIND = ":9396";
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -103,8 +109,36 @@ public final class PluginCommand implements Callable<Integer> {
             description = "Root of the host's device nodes and HAMi-core folders (for tests). Default: /.")
     Path hostRoot;
 
+    @Option(
+            names = "--metrics-bind-address",
+            paramLabel = "ADDRESS",
+            defaultValue = DEFAULT_METRICS_BIND,
+            description = "Address of the Prometheus /metrics endpoint (host:port or :port); \"\" or 0 turns it off."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String metricsBindAddress;
+
+    /** Empty for {@code ""} or {@code 0} (off, as the Go components take it), else the address to bind. */
+    static Optional<InetSocketAddress> metricsBind(String value) {
+        String v = value.strip();
+        if (v.isEmpty() || v.equals("0")) {
+            return Optional.empty();
+        }
+        InetSocketAddress address = new HostPortConverter().convert(v);
+        if (address.isUnresolved()) {
+            throw new CommandLine.TypeConversionException("unknown host in \"" + value + "\"");
+        }
+        return Optional.of(address);
+    }
+
     @Override
     public Integer call() throws Exception {
+        Optional<InetSocketAddress> metricsBind;
+        try {
+            metricsBind = metricsBind(metricsBindAddress);
+        } catch (CommandLine.TypeConversionException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "Invalid value for option '--metrics-bind-address': " + e.getMessage());
+        }
         String node = nodeName != null ? nodeName : System.getenv("NODE_NAME");
         var sharing = new Sharing(
                 splitCount == null ? OptionalInt.empty() : OptionalInt.of(splitCount),
@@ -126,18 +160,13 @@ public final class PluginCommand implements Callable<Integer> {
                 Timings.DEFAULTS);
         PluginApp app;
         try {
-            app = PluginApp.start(settings);
+            app = PluginApp.start(settings, metricsBind);
         } catch (PluginStartException e) {
             spec.commandLine().getErr().println("hami plugin: " + e.getMessage());
             return 1;
         }
         LOG.info("hami plugin {} serving node {} from {}", backend, node, devicePluginDir);
-        var stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            app.close();
-            stop.countDown();
-        }));
-        stop.await();
+        UntilStopped.await(app);
         return 0;
     }
 }

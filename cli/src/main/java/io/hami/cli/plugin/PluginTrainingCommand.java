@@ -113,7 +113,9 @@ public final class PluginTrainingCommand implements Callable<Integer> {
                     "--library",
                     hardware.dir().toString(),
                     "--host-root",
-                    work.resolve("host").toString()));
+                    work.resolve("host").toString(),
+                    // the metrics server's classes go into the cache too, on a port no other run can hold
+                    "--metrics-bind-address=127.0.0.1:0"));
             Path log = work.resolve("plugin.log");
             Process plugin = new ProcessBuilder(run)
                     .redirectErrorStream(true)

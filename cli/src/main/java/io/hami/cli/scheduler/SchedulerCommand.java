@@ -1,6 +1,7 @@
 package io.hami.cli.scheduler;
 
 import io.hami.cli.Main;
+import io.hami.cli.lifecycle.UntilStopped;
 import io.hami.cli.options.DeviceConfigOption;
 import io.hami.cli.options.GoDurationConverter;
 import io.hami.cli.options.HostPortConverter;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -170,12 +170,7 @@ public final class SchedulerCommand implements Callable<Integer> {
                     schedulerName,
                     app.address(),
                     app.metricsAddress());
-            var stop = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                app.close();
-                stop.countDown();
-            }));
-            stop.await();
+            UntilStopped.await(app);
         }
         return 0;
     }

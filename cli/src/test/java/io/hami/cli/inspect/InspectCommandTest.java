@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.cli.Main;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -54,7 +54,7 @@ class InspectCommandTest {
                     "gpu-1",
                     Map.of(
                             "hami.io/node-nvidia-register",
-                                    NvidiaRegisterCodec.encode(List.of(
+                                    JsonRegisterCodec.encode(List.of(
                                             new DeviceInfo(
                                                     "GPU-a", 0, 10, 40960, 100, "NVIDIA-A100", 0, "hami-core", true),
                                             new DeviceInfo(

@@ -63,9 +63,9 @@ class DeviceConfigLoaderTest {
         Files.writeString(file, UPSTREAM_STYLE);
         var loaded = DeviceConfigLoader.load(file);
         assertThat(loaded.config().section(HygonConfig.SECTION).memoryFactor()).isEqualTo(2);
-        assertThat(loaded.config().section(NvidiaConfig.SECTION).libCudaLogLevel())
+        assertThat(loaded.config().section(NvidiaConfig.SECTION).node().libCudaLogLevel())
                 .isEqualTo("1");
-        assertThat(loaded.config().section(NvidiaConfig.SECTION).deviceMemoryScaling())
+        assertThat(loaded.config().section(NvidiaConfig.SECTION).node().deviceMemoryScaling())
                 .isEqualTo(1.0);
         assertThat(loaded.config().section(CambriconConfig.SECTION)).isEqualTo(CambriconConfig.DEFAULTS);
         assertThat(loaded.warnings())
@@ -77,11 +77,11 @@ class DeviceConfigLoaderTest {
     @Test
     void missingKeysTakeTheDefaultsOfD1() throws Exception {
         var loaded = DeviceConfigLoader.parse("nvidia:\n  defaultMemory: 2048\n", "inline");
-        assertThat(loaded.config().section(NvidiaConfig.SECTION).defaultMemory())
+        assertThat(loaded.config().section(NvidiaConfig.SECTION).requests().defaultMemory())
                 .isEqualTo(2048);
-        assertThat(loaded.config().section(NvidiaConfig.SECTION).resourceCountName())
+        assertThat(loaded.config().section(NvidiaConfig.SECTION).resources().resourceCountName())
                 .isEqualTo("nvidia.com/gpu");
-        assertThat(loaded.config().section(NvidiaConfig.SECTION).deviceSplitCount())
+        assertThat(loaded.config().section(NvidiaConfig.SECTION).node().deviceSplitCount())
                 .isEqualTo(10);
         assertThat(loaded.config().section(HygonConfig.SECTION).resourceCountName())
                 .isEqualTo("hygon.com/hcunum");

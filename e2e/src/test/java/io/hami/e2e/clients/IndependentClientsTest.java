@@ -16,8 +16,8 @@ import io.hami.e2e.support.DeployFiles;
 import io.hami.e2e.support.HamiScheduler;
 import io.hami.e2e.support.NodeLifecycle;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.NodeLockCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.leader.LeaderMode;
 import java.io.InputStream;
@@ -56,7 +56,7 @@ class IndependentClientsTest {
     private static final String TAINT = "hami.io/e2e";
     private static final List<DeviceInfo> GPUS = List.of(Cluster.gpu("GPU-e2e-clients-0", 0, 16384, "NVIDIA-A100"));
     /** What Java wrote on the node: our codec's encoding. */
-    private static final String REGISTER = NvidiaRegisterCodec.encode(GPUS);
+    private static final String REGISTER = JsonRegisterCodec.encode(GPUS);
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
@@ -245,7 +245,7 @@ class IndependentClientsTest {
     @Order(2)
     void pythonsMergePatchOfTheRegisterAnnotationReachesOurSchedulersInformer() throws Exception {
         var twoGpus = List.of(GPUS.getFirst(), Cluster.gpu("GPU-e2e-clients-1", 1, 32768, "NVIDIA-A100"));
-        String value = NvidiaRegisterCodec.encode(twoGpus);
+        String value = JsonRegisterCodec.encode(twoGpus);
         var result = Command.python(
                         script,
                         plane.adminKubeconfig().toString(),

@@ -52,6 +52,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -168,20 +169,24 @@ class TwoReplicasBindRaceTest {
         var stats = new Stats();
         long raceStart = System.nanoTime();
         ExecutorService workers = Executors.newFixedThreadPool(WORKERS);
+        var working = new ArrayList<Future<?>>();
         for (int w = 0; w < WORKERS; w++) {
             var rnd = new Random(w);
-            workers.submit(() -> {
+            working.add(workers.submit(() -> {
                 String name;
                 while ((name = queue.poll()) != null) {
                     schedule(name, replicas, rnd, stats, 3);
                 }
                 return null;
-            });
+            }));
         }
         workers.shutdown();
         assertThat(workers.awaitTermination(60, TimeUnit.SECONDS))
                 .as("workers finished within 60 s")
                 .isTrue();
+        for (Future<?> worker : working) {
+            worker.get(); // a worker that threw fails the test here
+        }
         long raceMillis = (System.nanoTime() - raceStart) / 1_000_000;
         awaitAllocated();
 

@@ -35,11 +35,12 @@ import io.hami.e2e.support.DeployedScheduler;
 import io.hami.e2e.support.MockPlugin;
 import io.hami.e2e.support.NodeLifecycle;
 import io.hami.e2e.support.RecordingClient;
+import io.hami.monitor.pods.NodePods;
 import io.hami.plugin.kubeletapi.AllocateResponse;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
 import io.hami.protocol.codec.NodeLockCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,8 +64,8 @@ import org.junit.jupiter.api.io.TempDir;
  * kube-apiserver ({@code --authorization-mode=Node,RBAC}), and every component runs with the token of the
  * ServiceAccount the manifests give it. Our scheduler (the Deployment's flags, {@code --leader-follow} included) and
  * the real kube-scheduler (leader election on Lease {@code hami-kube-scheduler}) share {@code hami-scheduler}, as the
- * two containers of the scheduler pod do; the NVIDIA and Hygon plugins, on the C mock libraries, run as
- * {@code hami-device-plugin}. A user's pod goes the whole way: register annotations, handshake, kube-scheduler
+ * two containers of the scheduler pod do; the NVIDIA and Hygon plugins, on the C mock libraries, and the node
+ * monitor's informer of the NVIDIA node's pods run as {@code hami-device-plugin}. A user's pod goes the whole way: register annotations, handshake, kube-scheduler
  * through our extender (filter, bind under the node lock), the plugin's Allocate over gRPC (entry consumed,
  * {@code bind-phase=success}, lock released), events. No call may be refused, every permission must be used, and
  * calls outside the grants are refused with 403.
@@ -178,10 +179,13 @@ class RbacEnforcedTest {
         try (MockPlugin nvidia =
                         MockPlugin.start(pluginCalls.client(), "nvidia", GPU_NODE, config, dir.resolve("plugins"));
                 MockPlugin hcu =
-                        MockPlugin.start(pluginCalls.client(), "hygon", HCU_NODE, config, dir.resolve("plugins"))) {
+                        MockPlugin.start(pluginCalls.client(), "hygon", HCU_NODE, config, dir.resolve("plugins"));
+                // The NVIDIA DaemonSet's node monitor runs as the same ServiceAccount: its informer of the node's pods.
+                NodePods monitorPods = NodePods.watch(pluginCalls.client(), GPU_NODE)) {
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> annotation(GPU_NODE, NvidiaKeys.REGISTER) != null
-                            && annotation(HCU_NODE, HygonKeys.REGISTER) != null);
+                            && annotation(HCU_NODE, HygonKeys.REGISTER) != null
+                            && monitorPods.synced());
 
             try (DeployedScheduler scheduler = DeployedScheduler.start(
                     plane, schedulerCalls.client(), Duration.ofSeconds(1), dir.resolve("scheduler"))) {
@@ -397,7 +401,7 @@ class RbacEnforcedTest {
 
     @Test
     void thePluginsPublishTheirInventoryAndTheHcuPluginAnswersTheHandshake() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode(
+        assertThat(JsonRegisterCodec.decode(
                         gpuNodeAfter.getMetadata().getAnnotations().get(NvidiaKeys.REGISTER)))
                 .hasSize(2);
         assertThat(LegacyRegisterCodec.decode(

@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +45,7 @@ public final class Cluster {
     public static Node nvidia(String name, DeviceInfo... gpus) {
         return node(name)
                 .editMetadata()
-                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpus)))
+                .addToAnnotations("hami.io/node-nvidia-register", JsonRegisterCodec.encode(List.of(gpus)))
                 .endMetadata()
                 .editStatus()
                 .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10)))

@@ -32,8 +32,8 @@ import io.hami.e2e.support.NodeLifecycle;
 import io.hami.e2e.support.ProtocolKeysPolicy;
 import io.hami.plugin.kubeletapi.AllocateResponse;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.NodeLockCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -161,7 +161,7 @@ class ProtocolKeysPolicyTest {
                 dir.resolve("plugins"));
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER) != null);
-        gpu = NvidiaRegisterCodec.decode(
+        gpu = JsonRegisterCodec.decode(
                         annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER))
                 .getFirst()
                 .id();
@@ -475,7 +475,7 @@ class ProtocolKeysPolicyTest {
         String entry = protocolKeys(bound).get(NvidiaKeys.TO_ALLOCATE);
         String other = entry.replace(
                         gpu,
-                        NvidiaRegisterCodec.decode(
+                        JsonRegisterCodec.decode(
                                         annotations(admin.nodes().withName(NODE).get())
                                                 .get(NvidiaKeys.REGISTER))
                                 .getLast()

@@ -197,7 +197,7 @@ class DeployedWebhookTest {
                 "hami.io/vgpu-node"
             })
     void spoofedProtocolAnnotationsAreRejectedWithOurMessage(String key) {
-        String name = "spoofed-" + Math.abs(key.hashCode());
+        String name = "spoofed-" + Integer.toUnsignedString(key.hashCode());
         Pod p = new PodBuilder(
                         pod(NS, name, container("cuda", "nvidia.com/gpu", "1")).build())
                 .editMetadata()

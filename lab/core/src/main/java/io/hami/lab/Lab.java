@@ -25,6 +25,9 @@ import io.hami.lab.scenario.Fault;
 import io.hami.lab.scenario.NodeSpec;
 import io.hami.lab.scenario.Scenario;
 import io.hami.lab.scenario.ScenarioException;
+import io.hami.lab.usage.ContainerUsage;
+import io.hami.lab.usage.ContainerWorkloads;
+import io.hami.lab.usage.UsageRecorder;
 import io.hami.lab.workload.AdmissionClient;
 import io.hami.lab.workload.ArrivalPlan;
 import io.hami.lab.workload.PodPlan;
@@ -52,6 +55,8 @@ import java.util.TreeMap;
 public final class Lab {
     private static final Duration PROGRESS = Duration.ofSeconds(1);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    /** Lines of a node monitor's {@code /metrics} the report shows. */
+    private static final int EXCERPT_LINES = 12;
     /** As the report's file names: {@code <scenario>-<time>}. */
     private static final DateTimeFormatter FILE_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
@@ -215,6 +220,7 @@ public final class Lab {
                 if (embedded) {
                     cluster.server().requests().reset();
                 }
+                var usage = new UsageRecorder();
                 long start = System.nanoTime();
                 driver.start(start);
                 faults.start(start);
@@ -223,6 +229,7 @@ public final class Lab {
                     Thread.sleep(PROGRESS);
                     took = Duration.ofNanos(System.nanoTime() - start);
                     Sample s = observer.sample(took);
+                    usage.sample(took, cluster.monitors().figures());
                     out.println(progress(s, driver, kubeScheduler, plans.size()));
                     if (settled(scenario, driver, faults, kubeScheduler, observer, s)) {
                         break;
@@ -253,6 +260,16 @@ public final class Lab {
                 if (!faults.untrusted().isEmpty()) {
                     invariants.add(checker.untrusted(faults.untrusted(), pods, cluster.allocations()));
                 }
+                // The workloads write their last figures as they stop; one more scan, and the monitors must agree.
+                ContainerWorkloads workloads = cluster.workloads();
+                workloads.stopAll();
+                cluster.monitors().scanNow();
+                List<ContainerUsage> reported = cluster.monitors().figures();
+                usage.sample(took, reported);
+                List<ContainerWorkloads.Started> started = workloads.started();
+                if (!started.isEmpty() || !workloads.problems().isEmpty()) {
+                    invariants.add(checker.usage(started, workloads.lastWritten(), reported, workloads.problems()));
+                }
 
                 apiRequests =
                         embedded ? apiRequests(cluster.server().requests().snapshot(), kubeScheduler.bound()) : null;
@@ -262,31 +279,39 @@ public final class Lab {
                 nodeKinds.put("with plugins", (int) (nodes.size() - synthetic));
                 nodeKinds.put("synthetic", (int) synthetic);
                 report = new RunReport(
-                        scenario.name(),
-                        scenario.description(),
-                        scenario.seed(),
-                        startedAt,
-                        setup,
-                        took,
-                        nodeKinds,
-                        plans.size(),
-                        ReportBuilder.states(pods),
-                        driver.rejected(),
-                        driver.notCreated(),
-                        ReportBuilder.unschedulable(pods),
-                        ReportBuilder.failed(pods),
+                        new RunReport.Run(
+                                scenario.name(),
+                                scenario.description(),
+                                scenario.seed(),
+                                startedAt,
+                                setup,
+                                took,
+                                nodeKinds,
+                                cluster.description(),
+                                embedded ? RunReport.SIMULATED_LATENCIES : RunReport.EXTENDER_LATENCIES),
+                        new RunReport.Pods(
+                                plans.size(),
+                                ReportBuilder.states(pods),
+                                driver.rejected(),
+                                driver.notCreated(),
+                                ReportBuilder.unschedulable(pods),
+                                ReportBuilder.failed(pods)),
+                        new RunReport.Binds(
+                                latencies.stats(),
+                                seconds == 0 ? 0 : kubeScheduler.bound() / seconds,
+                                kubeScheduler.bindFailures(),
+                                kubeScheduler.contentions(),
+                                kubeScheduler.failureCauses()),
                         ReportBuilder.devices(inventory, pods, samples, backends),
-                        latencies.stats(),
-                        seconds == 0 ? 0 : kubeScheduler.bound() / seconds,
-                        kubeScheduler.bindFailures(),
-                        kubeScheduler.contentions(),
-                        kubeScheduler.failureCauses(),
-                        cluster.injectedApiErrors(),
-                        faults.events(),
+                        new RunReport.Chaos(cluster.injectedApiErrors(), faults.events()),
                         samples,
                         invariants,
-                        cluster.description(),
-                        embedded ? RunReport.SIMULATED_LATENCIES : RunReport.EXTENDER_LATENCIES);
+                        new RunReport.Usage(
+                                cluster.monitors().count(),
+                                usage.series(started),
+                                started.isEmpty()
+                                        ? List.of()
+                                        : cluster.monitors().scrapeExcerpt(EXCERPT_LINES)));
             }
         }
         ConsoleReport.print(report, out);

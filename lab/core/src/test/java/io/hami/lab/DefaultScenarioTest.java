@@ -38,8 +38,9 @@ class DefaultScenarioTest {
         assertThat(r.count(PodState.UNSCHEDULABLE))
                 .as("the pods too big for any node")
                 .isEqualTo(2);
-        assertThat(r.unschedulable().keySet()).allSatisfy(m -> assertThat(m).startsWith("0/8 nodes are available: "));
-        assertThat(r.rejected()).hasSize(1);
+        assertThat(r.pods().unschedulable().keySet())
+                .allSatisfy(m -> assertThat(m).startsWith("0/8 nodes are available: "));
+        assertThat(r.pods().rejected()).hasSize(1);
         assertThat(r.invariants().stream()
                         .filter(i -> i.name().equals("grants"))
                         .findFirst()
@@ -47,6 +48,27 @@ class DefaultScenarioTest {
                         .checked())
                 .as("containers whose grants were checked")
                 .isGreaterThan(50);
+        var usage = r.invariants().stream()
+                .filter(i -> i.name().equals("usage"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(usage.checked())
+                .as("GPU figures of containers with a usage profile that the monitors had to match")
+                .isGreaterThan(5);
+        assertThat(r.usage().series())
+                .as("one over its limit by design (a100-only's 9000 MiB of 8000)")
+                .anySatisfy(s -> {
+                    assertThat(s.overLimit()).isTrue();
+                    assertThat(s.peakBytes()).isGreaterThan(s.usage().limitBytes());
+                })
+                .anySatisfy(s -> assertThat(s.peakBytes())
+                        .isPositive()
+                        .isLessThan(s.usage().limitBytes()));
+        assertThat(r.usage().monitors()).as("one per node with NVIDIA devices").isEqualTo(5);
+        assertThat(r.usage().scrapeExcerpt())
+                .as("a real scrape over HTTP")
+                .anyMatch(l -> l.startsWith("hami_vgpu_memory_used_bytes{") && l.contains("zone=\"vGPU\""));
+        assertThat(run.console()).contains("usage (node monitors): ");
         assertThat(run.console())
                 .contains(
                         "cluster ready in",
@@ -55,6 +77,7 @@ class DefaultScenarioTest {
                         "./hami inspect nodes --kubeconfig " + reports.resolve(Lab.KUBECONFIG));
         String server = run.console().replaceAll("(?s).*cluster ready in [^:]*: API server (\\S+),.*", "$1");
         assertThat(Files.readString(reports.resolve(Lab.KUBECONFIG))).contains("server: " + server);
-        assertThat(Files.readString(run.result().html())).contains("<svg", "Pods over time", "Allocation per node");
+        assertThat(Files.readString(run.result().html()))
+                .contains("<svg", "Pods over time", "Allocation per node", "Container usage");
     }
 }

@@ -25,8 +25,8 @@ class FaultsScenarioTest {
         RunReport r = run.result().report();
 
         ScenarioRuns.assertInvariantsHold(run.result());
-        assertThat(r.faults()).noneMatch(FaultEvent::failed);
-        assertThat(r.faults())
+        assertThat(r.chaos().faults()).noneMatch(FaultEvent::failed);
+        assertThat(r.chaos().faults())
                 .extracting(FaultEvent::what)
                 .anySatisfy(w -> assertThat(w).contains("plugin nvidia started again"))
                 .anySatisfy(w -> assertThat(w).contains("kubelet started again"))
@@ -37,9 +37,9 @@ class FaultsScenarioTest {
                 .anySatisfy(w -> assertThat(w)
                         .containsPattern("a100-1: lock of rejected pod \\S+ gone \\d+ ms after the rejection"));
         assertThat(r.invariants()).extracting(Invariant::name).contains("trust");
-        assertThat(r.apiErrors()).as("API writes failed on purpose").isPositive();
+        assertThat(r.chaos().apiErrors()).as("API writes failed on purpose").isPositive();
         assertThat(r.count(PodState.PENDING) + r.count(PodState.ALLOCATING) + r.count(PodState.UNSCHEDULABLE))
                 .isZero();
-        assertThat(r.count(PodState.SUCCEEDED)).isGreaterThan(r.planned() / 2);
+        assertThat(r.count(PodState.SUCCEEDED)).isGreaterThan(r.pods().planned() / 2);
     }
 }

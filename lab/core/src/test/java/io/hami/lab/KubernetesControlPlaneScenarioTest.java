@@ -32,15 +32,15 @@ class KubernetesControlPlaneScenarioTest {
         RunReport r = run.result().report();
 
         ScenarioRuns.assertInvariantsHold(run.result());
-        assertThat(r.controlPlane()).startsWith(CONTROL_PLANE);
+        assertThat(r.run().controlPlane()).startsWith(CONTROL_PLANE);
         assertThat(run.console())
                 .contains("control plane: " + CONTROL_PLANE, "all invariants hold", "control plane logs: ");
         assertThat(Files.readString(run.result().html()))
                 .contains("control plane: " + CONTROL_PLANE, "inside the extender");
-        assertThat(r.notCreated())
+        assertThat(r.pods().notCreated())
                 .as("pods the API server did not take, or took past the webhook")
                 .isEmpty();
-        assertThat(r.rejected())
+        assertThat(r.pods().rejected())
                 .as("the webhook's denial, returned by the API server")
                 .hasSize(1)
                 .allSatisfy((pod, message) ->
@@ -48,12 +48,12 @@ class KubernetesControlPlaneScenarioTest {
         assertThat(r.count(PodState.SUCCEEDED))
                 .as("pods kube-scheduler bound that finished")
                 .isPositive();
-        assertThat(r.unschedulable())
+        assertThat(r.pods().unschedulable())
                 .as("kube-scheduler's own message")
                 .isNotEmpty()
                 .allSatisfy((message, n) -> assertThat(message).startsWith("0/8 nodes are available: "));
-        assertThat(r.latencies()).containsKeys(Latencies.FILTER, Latencies.BIND, Latencies.ALLOCATE);
-        assertThat(r.podsPerSecond()).isPositive();
+        assertThat(r.binds().latencies()).containsKeys(Latencies.FILTER, Latencies.BIND, Latencies.ALLOCATE);
+        assertThat(r.binds().podsPerSecond()).isPositive();
         try (Stream<Path> dirs = Files.list(reports)) {
             Path logs = dirs.filter(d -> d.getFileName().toString().endsWith("-control-plane"))
                     .findFirst()

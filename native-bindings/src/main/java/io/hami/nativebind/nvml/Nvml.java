@@ -6,6 +6,7 @@ import io.hami.nativebind.VendorStatusException;
 import io.hami.nativebind.nvml.raw.nvmlMemory_t;
 import io.hami.nativebind.nvml.raw.nvmlMemory_v2_t;
 import io.hami.nativebind.nvml.raw.nvmlPciInfo_t;
+import io.hami.nativebind.nvml.raw.nvmlUtilization_t;
 import io.hami.nativebind.nvml.raw.nvml_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -124,6 +125,17 @@ public final class Nvml implements AutoCloseable {
     public NvmlMemory memory(int index) {
         try (Arena arena = Arena.ofConfined()) {
             return memory(arena, handle(arena, index));
+        }
+    }
+
+    /** Utilisation of one GPU over the driver's last sample period: nvmlDeviceGetUtilizationRates. */
+    public NvmlUtilization utilization(int index) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment device = handle(arena, index);
+            MemorySegment rates = nvmlUtilization_t.allocate(arena);
+            check(nvml.nvmlDeviceGetUtilizationRates(device, rates), "nvmlDeviceGetUtilizationRates");
+            // unsigned int in C; percentages fit an int
+            return new NvmlUtilization(nvmlUtilization_t.gpu(rates), nvmlUtilization_t.memory(rates));
         }
     }
 

@@ -92,15 +92,17 @@ public final class RocmSmi implements AutoCloseable {
             check(smi.rsmi_dev_drm_render_minor_get(index, minor), "rsmi_dev_drm_render_minor_get");
             return new RocmDevice(
                     index,
-                    NativeStrings.decode(serial),
-                    NativeStrings.decode(name),
-                    Short.toUnsignedInt(id.get(ValueLayout.JAVA_SHORT, 0)),
-                    longs.getAtIndex(ValueLayout.JAVA_LONG, 0),
-                    RocmDevice.busId(longs.getAtIndex(ValueLayout.JAVA_LONG, 1)),
-                    longs.getAtIndex(ValueLayout.JAVA_LONG, 2),
-                    longs.getAtIndex(ValueLayout.JAVA_LONG, 3),
-                    numaNode(arena, index),
-                    minor.get(ValueLayout.JAVA_INT, 0));
+                    new RocmDevice.Identity(
+                            NativeStrings.decode(serial),
+                            NativeStrings.decode(name),
+                            Short.toUnsignedInt(id.get(ValueLayout.JAVA_SHORT, 0)),
+                            longs.getAtIndex(ValueLayout.JAVA_LONG, 0)),
+                    new RocmDevice.Memory(
+                            longs.getAtIndex(ValueLayout.JAVA_LONG, 2), longs.getAtIndex(ValueLayout.JAVA_LONG, 3)),
+                    new RocmDevice.Location(
+                            RocmDevice.busId(longs.getAtIndex(ValueLayout.JAVA_LONG, 1)),
+                            numaNode(arena, index),
+                            minor.get(ValueLayout.JAVA_INT, 0)));
         }
     }
 

@@ -51,26 +51,14 @@ class RocmSmiTest {
                 .containsExactly(
                         new RocmDevice(
                                 0,
-                                "DCU-6c8a1f4e2b9d0001",
-                                "K100_AI",
-                                0x6210,
-                                4660,
-                                "0000:43:00.0",
-                                65536L << 20,
-                                100L << 20,
-                                0,
-                                128),
+                                new RocmDevice.Identity("DCU-6c8a1f4e2b9d0001", "K100_AI", 0x6210, 4660),
+                                new RocmDevice.Memory(65536L << 20, 100L << 20),
+                                new RocmDevice.Location("0000:43:00.0", 0, 128)),
                         new RocmDevice(
                                 1,
-                                "DCU-6c8a1f4e2b9d0002",
-                                "Z100L",
-                                0x55b7,
-                                4661,
-                                "0001:C3:1F.7",
-                                32768L << 20,
-                                0,
-                                -1,
-                                129));
+                                new RocmDevice.Identity("DCU-6c8a1f4e2b9d0002", "Z100L", 0x55b7, 4661),
+                                new RocmDevice.Memory(32768L << 20, 0),
+                                new RocmDevice.Location("0001:C3:1F.7", -1, 129)));
         assertThat(smi.busyPercent(0)).isEqualTo(37);
     }
 
@@ -109,7 +97,7 @@ class RocmSmiTest {
         assertThatThrownBy(() -> smi.device(0))
                 .isInstanceOfSatisfying(
                         VendorStatusException.class, e -> assertThat(e.code()).isEqualTo(3));
-        assertThat(smi.device(1).name()).isEqualTo("Z100L");
+        assertThat(smi.device(1).identity().name()).isEqualTo("Z100L");
         smi.close();
         mock.control("{\"initError\": 8}");
         assertThatThrownBy(() -> RocmSmi.open(mock.path(LIB)))

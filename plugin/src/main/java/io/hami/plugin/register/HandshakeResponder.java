@@ -32,14 +32,17 @@ public final class HandshakeResponder implements AutoCloseable {
     private final String node;
     private final String key;
     private final Clock clock;
+    private final NodeWriteObserver observer;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("hami-handshake").daemon().factory());
 
-    public HandshakeResponder(KubernetesClient client, String node, String key, Clock clock) {
+    public HandshakeResponder(
+            KubernetesClient client, String node, String key, Clock clock, NodeWriteObserver observer) {
         this.client = client;
         this.node = node;
         this.key = key;
         this.clock = clock;
+        this.observer = observer;
     }
 
     public void start(Duration poll) {
@@ -59,24 +62,33 @@ public final class HandshakeResponder implements AutoCloseable {
 
     /** One look at the Node; answers a pending request. */
     void answer() {
+        String value;
         try {
             Node n = client.nodes().withName(node).get();
             Map<String, String> a = n == null ? null : n.getMetadata().getAnnotations();
-            String value = a == null ? null : a.get(key);
-            if (value == null || !value.startsWith(REQUESTING)) {
-                return;
-            }
-            String reported = HandshakeCodec.encode(
-                    new Handshake(Handshake.State.Reported, LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)));
+            value = a == null ? null : a.get(key);
+        } catch (KubernetesClientException e) {
+            LOG.warn("node {}: handshake {} not read this time: {}", node, key, e.getMessage());
+            return;
+        }
+        if (value == null || !value.startsWith(REQUESTING)) {
+            return;
+        }
+        String reported = HandshakeCodec.encode(
+                new Handshake(Handshake.State.Reported, LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)));
+        try {
             client.nodes()
                     .withName(node)
                     .patch(
                             PatchContext.of(PatchType.JSON_MERGE),
                             AnnotationPatch.mergePatch(Map.of(key, reported), Map.of(), null));
-            LOG.info("node {}: answered {}={} with {}", node, key, value, reported);
         } catch (KubernetesClientException e) {
+            observer.handshakeAnswered(false);
             LOG.warn("node {}: handshake {} not answered this time: {}", node, key, e.getMessage());
+            return;
         }
+        observer.handshakeAnswered(true);
+        LOG.info("node {}: answered {}={} with {}", node, key, value, reported);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.hami.plugin.register;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hami.kube.patch.AnnotationPatch;
@@ -35,6 +36,7 @@ public final class RegisterLoop implements AutoCloseable {
     private final HealthBoard health;
     private final Duration period;
     private final Duration retry;
+    private final NodeWriteObserver observer;
     private final Semaphore wake = new Semaphore(0);
     private final AtomicInteger patches = new AtomicInteger();
     private final Thread thread;
@@ -49,7 +51,8 @@ public final class RegisterLoop implements AutoCloseable {
             InventoryPublisher publisher,
             HealthBoard health,
             Duration period,
-            Duration retry) {
+            Duration retry,
+            NodeWriteObserver observer) {
         this.client = client;
         this.node = node;
         this.key = keys.registerKey().orElseThrow(() -> new IllegalArgumentException("the vendor has no register key"));
@@ -58,6 +61,7 @@ public final class RegisterLoop implements AutoCloseable {
         this.health = health;
         this.period = period;
         this.retry = retry;
+        this.observer = observer;
         this.thread = Thread.ofPlatform().name("hami-register").daemon().unstarted(this::loop);
         this.subscription = health.listen(wake::release);
     }
@@ -97,13 +101,19 @@ public final class RegisterLoop implements AutoCloseable {
         if (value.equals(written)) {
             return;
         }
-        client.nodes()
-                .withName(node)
-                .patch(
-                        PatchContext.of(PatchType.JSON_MERGE),
-                        AnnotationPatch.mergePatch(Map.of(key, value), Map.of(), null));
+        try {
+            client.nodes()
+                    .withName(node)
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            AnnotationPatch.mergePatch(Map.of(key, value), Map.of(), null));
+        } catch (KubernetesClientException e) {
+            observer.registerWritten(false);
+            throw e;
+        }
         written = value;
         patches.incrementAndGet();
+        observer.registerWritten(true);
         LOG.info("node {}: published {}={}", node, key, value);
     }
 

@@ -38,6 +38,7 @@ public final class RegistrationSupervisor implements AutoCloseable {
     private final KubeletRegistrar registrar;
     private final Duration retry;
     private final Duration check;
+    private final RegistrationObserver observer;
     /** The kubelet socket file each endpoint was last registered with. */
     private final Map<Endpoint, KubeletSocketId> registered = new HashMap<>();
 
@@ -48,11 +49,16 @@ public final class RegistrationSupervisor implements AutoCloseable {
     private volatile WatchService watcher;
 
     public RegistrationSupervisor(
-            List<Endpoint> endpoints, KubeletRegistrar registrar, Duration retry, Duration check) {
+            List<Endpoint> endpoints,
+            KubeletRegistrar registrar,
+            Duration retry,
+            Duration check,
+            RegistrationObserver observer) {
         this.endpoints = List.copyOf(endpoints);
         this.registrar = registrar;
         this.retry = retry;
         this.check = check;
+        this.observer = observer;
         this.thread = Thread.ofPlatform().name("hami-registration").daemon().unstarted(this::loop);
     }
 
@@ -133,9 +139,11 @@ public final class RegistrationSupervisor implements AutoCloseable {
                 // missed: the new kubelet empties the directory, our socket with it, and ensureServing registers.
                 registered.put(e, KubeletSocketId.of(registrar.kubeletSocket()));
                 registrations.incrementAndGet();
+                observer.registered(e.resource(), true);
                 LOG.info("{}: registered with the kubelet on {}", e.resource(), registrar.kubeletSocket());
             } catch (StatusRuntimeException ex) {
                 pending = true;
+                observer.registered(e.resource(), false);
                 LOG.warn(
                         "{}: kubelet registration on {} failed, retrying in {}: {}{}",
                         e.resource(),

@@ -1,5 +1,6 @@
 package io.hami.plugin.server;
 
+import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -15,6 +16,7 @@ import io.hami.plugin.kubeletapi.PreStartContainerRequest;
 import io.hami.plugin.kubeletapi.PreStartContainerResponse;
 import io.hami.plugin.kubeletapi.PreferredAllocationRequest;
 import io.hami.plugin.kubeletapi.PreferredAllocationResponse;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,11 +27,14 @@ public final class DevicePluginService extends DevicePluginGrpc.DevicePluginImpl
     private final String resource;
     private final DeviceListFeed feed;
     private final AllocationHandler handler;
+    private final ServerObserver observer;
 
-    public DevicePluginService(String resource, DeviceListFeed feed, AllocationHandler handler) {
+    public DevicePluginService(
+            String resource, DeviceListFeed feed, AllocationHandler handler, ServerObserver observer) {
         this.resource = resource;
         this.feed = feed;
         this.handler = handler;
+        this.observer = observer;
     }
 
     /** The options the kubelet stores for this endpoint; the same go into the Register request. */
@@ -57,6 +62,7 @@ public final class DevicePluginService extends DevicePluginGrpc.DevicePluginImpl
                 }
                 try {
                     call.onNext(feed.current());
+                    observer.listSent(resource);
                 } catch (StatusRuntimeException | IllegalStateException e) {
                     LOG.debug("{}: ListAndWatch stream closed while sending: {}", resource, e.getMessage());
                 }
@@ -76,10 +82,12 @@ public final class DevicePluginService extends DevicePluginGrpc.DevicePluginImpl
 
     @Override
     public void allocate(AllocateRequest request, StreamObserver<AllocateResponse> response) {
+        long start = System.nanoTime();
+        AllocateResponse granted;
         try {
-            response.onNext(handler.allocate(request));
-            response.onCompleted();
+            granted = handler.allocate(request);
         } catch (StatusException e) {
+            observer.allocated(resource, e.getStatus().getCode(), Duration.ofNanos(System.nanoTime() - start));
             LOG.warn(
                     "{}: Allocate of {} failed: {}",
                     resource,
@@ -88,7 +96,15 @@ public final class DevicePluginService extends DevicePluginGrpc.DevicePluginImpl
                             .toList(),
                     e.getStatus().getDescription());
             response.onError(e);
+            return;
+        } catch (RuntimeException e) {
+            // gRPC answers UNKNOWN for it; counted here, where the call's outcome is known
+            observer.allocated(resource, Status.Code.UNKNOWN, Duration.ofNanos(System.nanoTime() - start));
+            throw e;
         }
+        observer.allocated(resource, Status.Code.OK, Duration.ofNanos(System.nanoTime() - start));
+        response.onNext(granted);
+        response.onCompleted();
     }
 
     @Override

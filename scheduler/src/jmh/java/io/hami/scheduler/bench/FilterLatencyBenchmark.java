@@ -229,7 +229,7 @@ public class FilterLatencyBenchmark {
         // benchmark -> nodes -> CPU ms per request
         var cpuMs = new TreeMap<String, Map<String, Double>>();
         for (String line : Files.readAllLines(cpuFile)) {
-            String[] f = line.split(" ");
+            String[] f = line.split(" ", -1);
             long process = Long.parseLong(f[2]);
             long caller = Long.parseLong(f[3]);
             long requests = Long.parseLong(f[4]);

@@ -153,7 +153,7 @@ public final class SchedulerMemory {
         String dockerfile = Files.readString(root.resolve("deploy/docker/scheduler.Dockerfile"));
         Matcher entry = Pattern.compile("ENTRYPOINT \\[(.*)]").matcher(dockerfile);
         if (entry.find()) {
-            for (String word : entry.group(1).split(",")) {
+            for (String word : entry.group(1).split(",", -1)) {
                 String w = word.strip().replace("\"", "");
                 if (w.equals("-jar")) {
                     break;
@@ -292,7 +292,7 @@ public final class SchedulerMemory {
             long rssFresh = status(child.pid(), "VmRSS");
             commands.println("GC");
             long heapFresh = Long.parseLong(answers.poll(2, TimeUnit.MINUTES).substring(5));
-            double[] latencies = filterLoad(port, filters, body, nodes);
+            double[] latencies = filterLoad(port, filters, body);
             if (!child.isAlive()) {
                 return failed(c, child, "died under the filter load");
             }
@@ -327,7 +327,7 @@ public final class SchedulerMemory {
     }
 
     /** Filter p50 and p99 in ms over {@code filters} calls, two at a time as kube-scheduler's profiles may. */
-    private static double[] filterLoad(int port, int filters, String body, int nodes) throws Exception {
+    private static double[] filterLoad(int port, int filters, String body) throws Exception {
         var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         var req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/filter"))
                 .header("Content-Type", "application/json")

@@ -99,9 +99,9 @@ public final class AbandonedDecisions {
     /** Unbound, still allocating, and still the decision this bind wrote. */
     private static boolean stillAbandoned(Pod pod, String node, String bindTime) {
         if (pod == null
-                || pod.getSpec() != null
+                || (pod.getSpec() != null
                         && pod.getSpec().getNodeName() != null
-                        && !pod.getSpec().getNodeName().isEmpty()) {
+                        && !pod.getSpec().getNodeName().isEmpty())) {
             return false;
         }
         Map<String, String> annotations = pod.getMetadata().getAnnotations();

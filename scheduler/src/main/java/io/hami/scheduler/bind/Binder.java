@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
@@ -72,24 +73,9 @@ public final class Binder {
     /** One monitor per namespace with a quota: its binds are checked and reserved one at a time. */
     private final ConcurrentHashMap<String, Object> quotaLocks = new ConcurrentHashMap<>();
 
-    /** A binder that lists its node's decided pods before each decision (no pod watch to wait for). */
-    public Binder(
-            KubernetesClient client,
-            NodeLockClient locks,
-            UsageIndex index,
-            QuotaBook quotas,
-            DeviceBackends backends,
-            SchedulingPolicy policy,
-            BooleanSupplier leader,
-            Clock clock,
-            BindObserver observer,
-            AbandonedDecisions abandoned) {
-        this(client, locks, index, quotas, backends, policy, leader, clock, observer, abandoned, null);
-    }
-
     /**
-     * {@code seen} (null: none) tells when the index has every pod change up to a written decision, so the decision
-     * is checked against the index instead of a LIST of the node's pods.
+     * {@code seen} (the pod watch's horizon) tells when the index has every pod change up to a written decision, so
+     * the decision is checked against the index instead of a LIST of the node's pods.
      */
     public Binder(
             KubernetesClient client,
@@ -103,7 +89,7 @@ public final class Binder {
             BindObserver observer,
             AbandonedDecisions abandoned,
             PodChangesSeen seen) {
-        this.seen = seen;
+        this.seen = Objects.requireNonNull(seen, "seen");
         this.client = client;
         this.locks = locks;
         this.index = index;
@@ -278,19 +264,13 @@ public final class Binder {
         PodUsage previous = null;
         String bindTime = null;
         try {
-            if (seen == null) {
-                catchUp(node);
-            }
             Placement.Placed placed = placeAgain(pod, key, request, node);
             withinDecisionDeadline(node, locked);
             bindTime = UnixTimeCodec.encode(clock.instant());
             Pod written = patchDecision(pod, node, placed, bindTime); // a lost response may still have written it
             PodUsage ours = PodUsage.of(written, backends);
             previous = index.putPod(key, ours, written.getMetadata().getResourceVersion());
-            if (seen != null) {
-                checkAgainstEarlierDecisions(
-                        node, key, ours, written.getMetadata().getResourceVersion());
-            }
+            checkAgainstEarlierDecisions(node, key, ours, written.getMetadata().getResourceVersion());
             fence(node, ns, name);
             postBinding(written, node);
             observer.bound(pod, node, since(start));
@@ -314,9 +294,9 @@ public final class Binder {
     }
 
     /**
-     * Reads the node's decided pods from the API server into the index. Under the node lock this makes the index exact
-     * even when the decision just before ours came from another scheduler replica whose patch our informer has not
-     * delivered yet. Every decision (ours and upstream's) carries the {@code hami.io/vgpu-node}
+     * Reads the node's decided pods from the API server into the index, for a bind whose pod watch has not handed back
+     * its decision in time: the index then holds every decision written before ours, another replica's whose patch
+     * our informer has not delivered yet included. Every decision (ours and upstream's) carries the {@code hami.io/vgpu-node}
      * label in the same write, bound or not, so one label LIST finds them all; pods bound there without the label have
      * no decision a replica could have raced, and the informer has them.
      */

@@ -1,7 +1,9 @@
 package io.hami.scheduler.bind;
 
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.fit.DeviceRoom;
 import io.hami.protocol.fit.DeviceUsage;
+import io.hami.protocol.fit.Reasons;
 import io.hami.scheduler.fit.NodeView;
 import io.hami.scheduler.usage.Grant;
 import java.util.List;
@@ -12,11 +14,11 @@ import java.util.Map;
  * after its usage index is proven to hold every decision written before its own.
  */
 final class DecisionConflict {
-    private static final int WHOLE_CARD_CORES = 100;
-
     private DecisionConflict() {}
 
     /**
+     * What collides between a written decision and the rest of its node.
+     *
      * @param others the node with every pod's usage but the deciding pod's
      * @param ours   what the deciding pod holds, by device ID
      * @return what collides, or null when the decision fits beside the others
@@ -35,24 +37,25 @@ final class DecisionConflict {
         return null;
     }
 
+    /** What collides, in words, by {@link DeviceRoom}'s rule (the fit walk's); null when {@code ours} has room. */
     private static String collision(DeviceUsage others, Grant ours) {
+        String lacking = DeviceRoom.lacking(others, ours.slots(), ours.mem(), ours.cores());
+        if (lacking == null) {
+            return null;
+        }
         DeviceInfo device = others.device();
-        if (others.used() + ours.slots() > device.count()) {
-            return (others.used() + ours.slots()) + " grants, split count " + device.count();
-        }
-        if (others.usedmem() + ours.mem() > device.devmem()) {
-            return (others.usedmem() + ours.mem()) + " MiB granted of " + device.devmem();
-        }
-        if (others.usedcores() + ours.cores() > device.devcore()) {
-            return (others.usedcores() + ours.cores()) + " cores granted of " + device.devcore();
-        }
-        if (device.devcore() == WHOLE_CARD_CORES && ours.cores() == WHOLE_CARD_CORES && others.used() > 0) {
-            return "a whole-card grant beside " + others.used() + " other grants";
-        }
-        if (device.devcore() != 0 && others.used() > 0 && others.usedcores() == device.devcore() && ours.cores() == 0) {
-            return "no cores left for a grant without cores";
-        }
-        return null;
+        return switch (lacking) {
+            case Reasons.CARD_TIME_SLICING_EXHAUSTED ->
+                (others.used() + ours.slots()) + " grants, split count " + device.count();
+            case Reasons.CARD_INSUFFICIENT_MEMORY ->
+                (others.usedmem() + ours.mem()) + " MiB granted of " + device.devmem();
+            case Reasons.CARD_INSUFFICIENT_CORE ->
+                (others.usedcores() + ours.cores()) + " cores granted of " + device.devcore();
+            case Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT ->
+                "a whole-card grant beside " + others.used() + " other grants";
+            case Reasons.CARD_COMPUTE_UNITS_EXHAUSTED -> "no cores left for a grant without cores";
+            default -> lacking;
+        };
     }
 
     private static DeviceUsage usageOf(NodeView node, String id) {

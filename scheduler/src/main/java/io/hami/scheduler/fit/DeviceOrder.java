@@ -53,7 +53,7 @@ public final class DeviceOrder {
     /** Comma lists such as {@code binpack,numa}: keys in the order written, ties by device index. */
     private static Comparator<Scored> chain(String policy, boolean numaBind) {
         var keys = new LinkedHashSet<String>();
-        for (String token : policy.split(",")) {
+        for (String token : policy.split(",", -1)) {
             String t = token.trim();
             if (t.equals("binpack") || t.equals("spread") || t.equals("numa")) {
                 keys.add(t);

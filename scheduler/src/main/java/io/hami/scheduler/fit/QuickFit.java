@@ -287,7 +287,7 @@ public final class QuickFit {
     private static boolean selects(DeviceSelector selector, Map<String, String> podAnnotations) {
         String use = podAnnotations.get(selector.useKey());
         String nouse = podAnnotations.get(selector.nouseKey());
-        return use != null && !use.isBlank() || nouse != null && !nouse.isBlank();
+        return (use != null && !use.isBlank()) || (nouse != null && !nouse.isBlank());
     }
 
     /** The fit walk's {@code PolicyContains}: the comma-separated policy names {@code name}, ignoring spaces. */

@@ -157,7 +157,7 @@ final class DeviceSeries {
     /** Node to its lines as of the last scrape; replaced by each scrape, so removed nodes drop out. Guarded by this. */
     private Map<String, NodeLines> nodes = new HashMap<>();
     /** First node's lines of a block to the block, as of the last gzip scrape. Guarded by this. */
-    private Map<NodeLines, Block> blocks = new IdentityHashMap<>();
+    private IdentityHashMap<NodeLines, Block> blocks = new IdentityHashMap<>();
     /** Reused while rendering and compressing; guarded by this. */
     private final Deflater deflater = new Deflater(Deflater.BEST_SPEED, true);
 

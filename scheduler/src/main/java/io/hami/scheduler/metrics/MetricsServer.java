@@ -104,7 +104,7 @@ public final class MetricsServer implements AutoCloseable {
         if (acceptEncoding == null) {
             return false;
         }
-        for (String coding : acceptEncoding.split(",")) {
+        for (String coding : acceptEncoding.split(",", -1)) {
             if (coding.trim().startsWith("gzip")) {
                 return true;
             }

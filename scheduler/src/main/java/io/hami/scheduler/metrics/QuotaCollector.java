@@ -30,11 +30,11 @@ final class QuotaCollector implements MultiCollector {
                     "namespace", line.namespace(), "quota_name", line.resource(), "zone", DeviceUsageCollector.ZONE);
             used.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                     .labels(labels.add("limit", Long.toString(line.limit())))
-                    .value(line.used())
+                    .value((double) line.used())
                     .build());
             limit.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                     .labels(labels)
-                    .value(line.limit())
+                    .value((double) line.limit())
                     .build());
         }
         return new MetricSnapshots(used.build(), limit.build());

@@ -15,6 +15,8 @@ public final class Collapse {
     private Collapse() {}
 
     /**
+     * What a pod holds of each device, by device ID.
+     *
      * @param devices   one vendor's allocation, entry {@code i} for container {@code i}, init containers first
      * @param initCount how many leading entries are init containers
      * @param initDone  true once every init container exited 0: only the app containers count

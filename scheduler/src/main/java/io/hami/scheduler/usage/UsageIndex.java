@@ -265,7 +265,7 @@ public final class UsageIndex {
 
     /** A sum as the fit walk reads it: more than an int holds is full (never wrapped), and never below zero. */
     private static int saturated(long sum) {
-        return (int) Math.clamp(sum, 0, Integer.MAX_VALUE);
+        return Math.clamp(sum, 0, Integer.MAX_VALUE);
     }
 
     /** Per node, how many pods' allocations cannot be read there (each makes the node fail closed). */

@@ -20,8 +20,8 @@ import io.hami.kube.lock.NodeLockClient;
 import io.hami.kube.patch.AnnotationPatch;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.NodeLockCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
@@ -44,6 +44,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,7 +81,7 @@ class BindConcurrencyTest {
                         .resource(new NodeBuilder()
                                 .withNewMetadata()
                                 .withName("node-" + n)
-                                .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(devices))
+                                .addToAnnotations("hami.io/node-nvidia-register", JsonRegisterCodec.encode(devices))
                                 .endMetadata()
                                 .withNewStatus()
                                 .addToAllocatable("nvidia.com/gpu", new Quantity("40"))
@@ -124,7 +125,7 @@ class BindConcurrencyTest {
             var stop = new AtomicBoolean(false);
             ExecutorService allocator = Executors.newSingleThreadExecutor();
             var allocations = new AtomicInteger();
-            allocator.submit(() -> allocateLoop(server, stop, allocations));
+            Future<?> allocating = allocator.submit(() -> allocateLoop(server, stop, allocations));
 
             var queue = new ConcurrentLinkedQueue<String>();
             for (int i = 0; i < PODS; i++) {
@@ -134,9 +135,10 @@ class BindConcurrencyTest {
             var bound = new AtomicInteger();
             var unschedulable = new AtomicInteger();
             ExecutorService workers = Executors.newFixedThreadPool(8);
+            var working = new ArrayList<Future<?>>();
             for (int w = 0; w < 8; w++) {
                 int seed = w;
-                workers.submit(() -> {
+                working.add(workers.submit(() -> {
                     var rnd = new Random(seed);
                     String name;
                     while ((name = queue.poll()) != null) {
@@ -148,7 +150,7 @@ class BindConcurrencyTest {
                         }
                     }
                     return null;
-                });
+                }));
             }
             workers.shutdown();
             assertThat(workers.awaitTermination(5, TimeUnit.MINUTES)).isTrue();
@@ -160,10 +162,15 @@ class BindConcurrencyTest {
             }
             stop.set(true);
             allocator.shutdown();
-            allocator.awaitTermination(10, TimeUnit.SECONDS);
+            assertThat(allocator.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
             b.close();
             clientA.close();
             clientB.close();
+            // a worker or the allocator that threw fails the test here
+            for (Future<?> worker : working) {
+                worker.get();
+            }
+            allocating.get();
 
             System.out.printf(
                     "concurrency: %d bound, %d unschedulable, %d allocations, %d injected API faults%n",

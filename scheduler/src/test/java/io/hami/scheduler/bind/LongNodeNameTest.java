@@ -2,22 +2,8 @@ package io.hami.scheduler.bind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hami.kube.lock.NodeLockClient;
-import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.annotation.ProtocolKeys;
-import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.extender.BindingArgs;
-import io.hami.scheduler.extender.SchedulingPolicy;
-import io.hami.scheduler.quota.QuotaBook;
-import io.hami.scheduler.usage.UsageIndex;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,70 +25,28 @@ class LongNodeNameTest {
 
     @Test
     void aSecondPodOnALongNamedNodeSeesTheFirstOnesDecision() {
-        try (EmbeddedApiServer server = EmbeddedApiServer.start();
-                KubernetesClient client = server.newClient()) {
-            client.nodes()
-                    .resource(new NodeBuilder()
-                            .withNewMetadata()
-                            .withName(LONG)
-                            .endMetadata()
-                            .build())
-                    .create();
-            var index = new UsageIndex();
-            index.putNode(
-                    LONG,
-                    Map.of(),
-                    Map.of(
-                            "NVIDIA",
-                            List.of(new DeviceInfo("GPU-a", 0, 10, 8000, 100, "NVIDIA-A100", 0, "hami-core", true))),
-                    Map.of());
-            for (String name : List.of("a", "b")) {
-                client.pods()
-                        .inNamespace("ns")
-                        .resource(new PodBuilder()
-                                .withNewMetadata()
-                                .withNamespace("ns")
-                                .withName(name)
-                                .endMetadata()
-                                .withNewSpec()
-                                .addNewContainer()
-                                .withName("c")
-                                .withImage("cuda")
-                                .withNewResources()
-                                .addToLimits("nvidia.com/gpu", new Quantity("1"))
-                                .addToLimits("nvidia.com/gpumem", new Quantity("6000"))
-                                .endResources()
-                                .endContainer()
-                                .endSpec()
-                                .build())
-                        .create();
-            }
-            var clock = Clock.systemUTC();
-            var locks = new NodeLockClient(client, Duration.ofMinutes(5), clock);
-            var binder = new Binder(
-                    client,
-                    locks,
-                    index,
-                    new QuotaBook(AlreadyBoundTest.BACKENDS, index),
-                    AlreadyBoundTest.BACKENDS,
-                    SchedulingPolicy.UPSTREAM_DEFAULTS,
-                    () -> true,
-                    clock,
-                    BindObserver.NONE,
-                    new AbandonedDecisions(client, (task, delay) -> {}, List.of()));
+        try (var f = new BindFixture()) {
+            f.node(LONG, BindFixture.gpu("GPU-a", 0));
+            f.pod("a", 6000);
+            f.pod("b", 6000);
+            // The pod watch never hands a decision back in time, so each bind lists the node's decided pods.
+            var binder = f.binder(BindObserver.NONE, BindFixture.WATCH_BEHIND);
 
             assertThat(binder.bind(new BindingArgs("a", "ns", "", LONG)).ok()).isTrue();
-            var a = client.pods().inNamespace("ns").withName("a").get();
+            var a = f.client.pods().inNamespace("ns").withName("a").get();
             assertThat(a.getMetadata().getAnnotations()).containsEntry(ProtocolKeys.VGPU_NODE, LONG);
             assertThat(a.getMetadata().getLabels()).doesNotContainKey(ProtocolKeys.VGPU_NODE);
 
             // The first pod's allocation has not reached the index (no informer here): the bind's own read must find
             // it.
-            index.removePod("ns/a");
-            locks.release(LONG, "ns", "a");
+            f.index.removePod("ns/a");
+            f.locks.release(LONG, "ns", "a");
             var second = binder.bind(new BindingArgs("b", "ns", "", LONG));
             assertThat(second.ok()).as("6000 + 6000 MiB on an 8000 MiB card").isFalse();
-            assertThat(second.error()).contains("CardInsufficientMemory");
+            assertThat(second.error()).contains("another decision took the room first", "12000 MiB granted of 8000");
+            // the read put the first pod's decision into the index: the next try is refused before deciding
+            var again = binder.bind(new BindingArgs("b", "ns", "", LONG));
+            assertThat(again.error()).contains("CardInsufficientMemory");
         }
     }
 }

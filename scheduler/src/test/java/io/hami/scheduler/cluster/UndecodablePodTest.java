@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hami.lab.apiserver.EmbeddedApiServer;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -58,7 +58,7 @@ class UndecodablePodTest {
                         .withName(name)
                         .addToAnnotations(
                                 "hami.io/node-nvidia-register",
-                                NvidiaRegisterCodec.encode(List.of(gpu("GPU-" + name, 0, 8000))))
+                                JsonRegisterCodec.encode(List.of(gpu("GPU-" + name, 0, 8000))))
                         .endMetadata()
                         .withNewStatus()
                         .addToAllocatable("nvidia.com/gpu", new Quantity("10"))

@@ -88,7 +88,7 @@ class ExtenderHttpTest {
     @Test
     void prioritizeFavoursTheFullerNodeUnderBinpack() throws Exception {
         var pod = f.pod("p1", container("c", "nvidia.com/gpu", "1"));
-        var busy = f.pod("busy", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
+        f.pod("busy", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
         assertThat(JSON.readTree(f.post(
                                         "/bind",
                                         "{\"PodName\":\"busy\",\"PodNamespace\":\"default\",\"Node\":\"gpu-2\"}")
@@ -243,7 +243,7 @@ class ExtenderHttpTest {
                         .withName("t4-1")
                         .addToAnnotations(
                                 "hami.io/node-nvidia-register",
-                                io.hami.protocol.codec.NvidiaRegisterCodec.encode(java.util.List.of(new DeviceInfo(
+                                io.hami.protocol.codec.JsonRegisterCodec.encode(java.util.List.of(new DeviceInfo(
                                         "GPU-t4", 0, 10, 16000, 100, "NVIDIA-Tesla T4", 0, "hami-core", true))))
                         .endMetadata()
                         .build())

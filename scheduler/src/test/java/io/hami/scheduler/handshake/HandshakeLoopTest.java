@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
@@ -116,7 +116,7 @@ class HandshakeLoopTest {
                     .resource(new NodeBuilder()
                             .withNewMetadata()
                             .withName("nvidia-only")
-                            .addToAnnotations("hami.io/node-nvidia-register", NvidiaRegisterCodec.encode(List.of(gpu)))
+                            .addToAnnotations("hami.io/node-nvidia-register", JsonRegisterCodec.encode(List.of(gpu)))
                             // left behind by an HCU plugin that is gone: deleted once, then never written again
                             .addToAnnotations("hami.io/node-handshake-hcu", "Reported_2026-08-01 05:00:00")
                             .endMetadata()

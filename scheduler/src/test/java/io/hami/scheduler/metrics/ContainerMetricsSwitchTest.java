@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
-import io.hami.protocol.codec.NvidiaRegisterCodec;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -35,7 +35,7 @@ class ContainerMetricsSwitchTest {
                             .withName("n1")
                             .addToAnnotations(
                                     "hami.io/node-nvidia-register",
-                                    NvidiaRegisterCodec.encode(List.of(SchedulerFixture.gpu("G1", 0, 8000))))
+                                    JsonRegisterCodec.encode(List.of(SchedulerFixture.gpu("G1", 0, 8000))))
                             .endMetadata()
                             .withNewStatus()
                             .addToAllocatable("nvidia.com/gpu", new Quantity("10"))
@@ -65,7 +65,7 @@ class ContainerMetricsSwitchTest {
                     base.scheduling(),
                     base.replica(),
                     new SchedulerApp.Settings.Metrics(null, base.metrics().version(), containerMetrics));
-            try (var app = SchedulerApp.start(client, settings, registry, Clock.systemUTC())) {
+            try (var _ = SchedulerApp.start(client, settings, registry, Clock.systemUTC())) {
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> Scrape.samples(registry, "hami_gpu_memory_allocated_bytes")
                                 .contains(DEVICE));

@@ -133,7 +133,7 @@ class ExpositionTest {
         var seen = new ArrayList<String>();
         for (String line : body(false).lines().toList()) {
             if (line.startsWith("# TYPE ")) {
-                current = line.split(" ")[2];
+                current = line.split(" ", -1)[2];
                 assertThat(seen).doesNotContain(current);
                 seen.add(current);
             } else if (!line.startsWith("#")) {

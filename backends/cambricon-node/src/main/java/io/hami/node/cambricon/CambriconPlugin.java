@@ -10,10 +10,9 @@ import io.hami.plugin.spi.AllocationException;
 import io.hami.plugin.spi.AllocationTarget;
 import io.hami.plugin.spi.ContainerGrant;
 import io.hami.plugin.spi.HealthSource;
-import io.hami.plugin.spi.InventoryPublisher;
-import io.hami.plugin.spi.KubeletResource;
 import io.hami.plugin.spi.PhysicalDevice;
-import io.hami.plugin.spi.VendorPlugin;
+import io.hami.plugin.vendor.Capacity;
+import io.hami.plugin.vendor.CardPlugin;
 import io.hami.plugin.vendor.DeviceNodes;
 import io.hami.plugin.vendor.PodInstances;
 import io.hami.plugin.vendor.PollingHealth;
@@ -22,7 +21,6 @@ import io.hami.protocol.spi.DeviceBackend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * scheduler lets share a card) carries the decision: Allocate creates an sMLU instance with the granted share
  * of cores and memory through CNDev and returns the card's and the instance's device nodes.
  */
-public final class CambriconPlugin implements VendorPlugin {
+public final class CambriconPlugin extends CardPlugin<CndevDevice> {
     private static final Logger LOG = LoggerFactory.getLogger(CambriconPlugin.class);
     /** Which pod each sMLU instance was created for, under {@link HostPaths#stateDir()}. */
     static final String INSTANCES_FILE = "cambricon-smlu-instances";
@@ -46,66 +44,33 @@ public final class CambriconPlugin implements VendorPlugin {
     static final int TASKS_PER_CARD = 100;
 
     private final Cndev cndev;
-    private final DeviceBackend backend;
-    private final List<PhysicalDevice> devices;
-    private final List<CndevDevice> cards;
-    private final List<KubeletResource> resources;
     private final DeviceNodes nodes;
     private final PodInstances instances;
 
     public CambriconPlugin(Cndev cndev, DeviceBackend backend, CambriconConfig config, String node, HostPaths paths) {
-        this.cndev = cndev;
-        this.backend = backend;
-        this.cards = cndev.devices();
-        this.devices = cards.stream()
-                .map(c -> new PhysicalDevice(
+        super(
+                backend,
+                cndev.devices(),
+                c -> new PhysicalDevice(
                         c.index(),
                         c.uuid(),
                         node + SCHEDULER_ID_INFIX + c.index(),
                         c.name(),
                         c.memoryTotalMiB(),
-                        c.numaNode()))
-                .toList();
-        this.resources = List.of(
-                new KubeletResource(
-                        config.resourceCountName(), true, KubeletResource.named("vmlu", 0, d -> TASKS_PER_CARD), false),
-                new KubeletResource(
-                        config.resourceCoreName(),
-                        false,
-                        KubeletResource.named("vcore", 1, d -> CORES_PER_CARD),
-                        false),
-                new KubeletResource(
-                        config.resourceMemoryName(),
-                        false,
-                        KubeletResource.named("vmemory", 1, d -> (int) (d.memoryMiB() / MEMORY_UNIT_MIB)),
-                        false));
+                        c.numaNode()),
+                List.of(
+                        Capacity.decision(config.resourceCountName(), "vmlu", TASKS_PER_CARD),
+                        Capacity.advertised(config.resourceCoreName(), "vcore", 1, d -> CORES_PER_CARD),
+                        Capacity.advertised(
+                                config.resourceMemoryName(), "vmemory", 1, Capacity.memoryUnits(MEMORY_UNIT_MIB))));
+        this.cndev = cndev;
         this.nodes = new DeviceNodes(paths);
         this.instances = PodInstances.open(paths.stateDir().resolve(INSTANCES_FILE));
     }
 
     @Override
-    public DeviceBackend backend() {
-        return backend;
-    }
-
-    @Override
-    public List<PhysicalDevice> devices() {
-        return devices;
-    }
-
-    @Override
-    public List<KubeletResource> resources() {
-        return resources;
-    }
-
-    @Override
     public HealthSource openHealth() {
-        return new PollingHealth(devices.size(), i -> cndev.health(i).usable());
-    }
-
-    @Override
-    public Optional<InventoryPublisher> publisher() {
-        return Optional.empty();
+        return new PollingHealth(devices().size(), i -> cndev.health(i).usable());
     }
 
     /** One sMLU instance per granted card, from a profile of exactly the granted cores and memory. */
@@ -114,7 +79,7 @@ public final class CambriconPlugin implements VendorPlugin {
         List<ContainerGrant.DeviceNode> devs = new ArrayList<>();
         for (int i = 0; i < target.granted().size(); i++) {
             ContainerDevice share = target.granted().get(i);
-            CndevDevice card = cards.get(target.cards().get(i).index());
+            CndevDevice card = card(target.cards().get(i).index());
             CndevSmluInstance instance;
             try {
                 int profile = profileFor(card.index(), share.usedcores(), (long) share.usedmem() << 20);

@@ -4,26 +4,18 @@ import io.hami.backend.cambricon.CambriconConfig;
 import io.hami.backend.cambricon.CambriconKeys;
 import io.hami.nativebind.cndev.Cndev;
 import io.hami.plugin.spi.VendorPlugin;
-import io.hami.plugin.spi.VendorPluginFactory;
 import io.hami.plugin.spi.VendorSettings;
+import io.hami.plugin.vendor.LibraryPluginFactory;
 
 /** Service-provider entry of the Cambricon MLU plugin ({@code --backend cambricon}): CNDev, then the cards. */
-public final class CambriconPluginFactory implements VendorPluginFactory {
-    @Override
-    public String name() {
-        return "cambricon";
+public final class CambriconPluginFactory extends LibraryPluginFactory<Cndev> {
+    public CambriconPluginFactory() {
+        super("cambricon", Cndev.SONAME, Cndev::open, Cndev::open);
     }
 
     @Override
-    public VendorPlugin open(VendorSettings s) {
-        Cndev cndev = s.library(Cndev.SONAME).map(Cndev::open).orElseGet(Cndev::open);
-        return VendorPluginFactory.closingOnFailure(
-                cndev,
-                () -> new CambriconPlugin(
-                        cndev,
-                        s.backend(CambriconKeys.VENDOR),
-                        s.deviceConfig().section(CambriconConfig.SECTION),
-                        s.node(),
-                        s.paths()));
+    protected VendorPlugin open(Cndev cndev, VendorSettings s) {
+        CambriconConfig config = s.deviceConfig().section(CambriconConfig.SECTION);
+        return new CambriconPlugin(cndev, s.backend(CambriconKeys.VENDOR), config, s.node(), s.paths());
     }
 }

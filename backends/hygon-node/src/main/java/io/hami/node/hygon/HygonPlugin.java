@@ -5,17 +5,16 @@ import io.hami.nativebind.hydmi.Hydmi;
 import io.hami.nativebind.rocm.RocmDevice;
 import io.hami.nativebind.rocm.RocmSmi;
 import io.hami.plugin.config.HostPaths;
-import io.hami.plugin.config.Sharing;
 import io.hami.plugin.spi.AllocationException;
 import io.hami.plugin.spi.AllocationTarget;
 import io.hami.plugin.spi.ContainerGrant;
 import io.hami.plugin.spi.HealthSource;
 import io.hami.plugin.spi.InventoryPublisher;
-import io.hami.plugin.spi.KubeletResource;
 import io.hami.plugin.spi.PhysicalDevice;
-import io.hami.plugin.spi.VendorPlugin;
+import io.hami.plugin.vendor.CardPlugin;
 import io.hami.plugin.vendor.DeviceNodes;
 import io.hami.plugin.vendor.PodInstances;
+import io.hami.plugin.vendor.ReplicaSharing;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackend;
@@ -25,7 +24,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,105 +34,67 @@ import org.slf4j.LoggerFactory;
  * virtual HCU created through hydmi. Containers get {@code /dev/kfd}, {@code /dev/mkfd}, the card's DRM nodes and,
  * for a virtual HCU, its configuration.
  */
-public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
+public final class HygonPlugin extends CardPlugin<RocmDevice> implements InventoryPublisher {
     private static final Logger LOG = LoggerFactory.getLogger(HygonPlugin.class);
     /** Which pod each virtual HCU was created for, under {@link HostPaths#stateDir()}. */
     static final String INSTANCES_FILE = "hygon-virtual-hcus";
     /** Upstream's HCU plugin shares a card among 4 tasks unless told otherwise. */
     static final int DEFAULT_SPLIT_COUNT = 4;
 
-    static final String MODE = "hami-core";
     static final String CONTAINER_VDEV_DIR = "/etc/vdev/docker/";
     static final String CONTAINER_HYHAL = "/opt/hyhal";
     /** DRM render nodes are numbered from 128 after their card node. */
     private static final int RENDER_MINOR_BASE = 128;
 
     private final RocmSmi rocm;
-    private final DeviceBackend backend;
-    private final int splitCount;
-    private final double memoryScaling;
-    private final double coreScaling;
-    private final List<RocmDevice> cards;
-    private final List<PhysicalDevice> devices;
-    private final KubeletResource resource;
+    private final ReplicaSharing sharing;
     private final VirtualHcu virtual;
     private final DeviceNodes nodes;
     private final Path hyhal;
     private final PodInstances instances;
 
+    /** {@code replicas}: {@link #DEFAULT_SPLIT_COUNT}, scalings 1, under the plugin's overrides. */
     public HygonPlugin(
-            RocmSmi rocm, Hydmi hydmi, DeviceBackend backend, HygonConfig config, Sharing sharing, HostPaths paths) {
+            RocmSmi rocm,
+            Hydmi hydmi,
+            DeviceBackend backend,
+            HygonConfig config,
+            ReplicaSharing replicas,
+            HostPaths paths) {
+        super(
+                backend,
+                rocm.devices(),
+                HygonPlugin::device,
+                List.of(replicas.resource(config.resourceCountName(), false)));
         this.rocm = rocm;
-        this.backend = backend;
-        this.splitCount = sharing.splitCount(DEFAULT_SPLIT_COUNT);
-        this.memoryScaling = sharing.memoryScaling(1.0);
-        this.coreScaling = sharing.coreScaling(1.0);
-        this.cards = rocm.devices();
-        this.devices = cards.stream()
-                .map(c -> new PhysicalDevice(
-                        c.index(), c.serial(), c.serial(), c.name(), c.memoryTotalBytes() >> 20, c.numaNode()))
-                .toList();
-        this.resource =
-                new KubeletResource(config.resourceCountName(), true, KubeletResource.numbered(splitCount), false);
+        this.sharing = replicas;
         this.virtual = new VirtualHcu(hydmi, paths.vdevDir());
         this.nodes = new DeviceNodes(paths);
         this.hyhal = paths.hyhalDir();
         this.instances = PodInstances.open(paths.stateDir().resolve(INSTANCES_FILE));
     }
 
-    @Override
-    public DeviceBackend backend() {
-        return backend;
-    }
-
-    @Override
-    public List<PhysicalDevice> devices() {
-        return devices;
-    }
-
-    @Override
-    public List<KubeletResource> resources() {
-        return List.of(resource);
+    private static PhysicalDevice device(RocmDevice c) {
+        var id = c.identity();
+        return new PhysicalDevice(
+                c.index(),
+                id.serial(),
+                id.serial(),
+                id.name(),
+                c.memory().totalBytes() >> 20,
+                c.location().numaNode());
     }
 
     @Override
     public HealthSource openHealth() {
-        return new HygonHealth(rocm, devices.size());
+        return new HygonHealth(rocm, devices().size());
     }
 
-    @Override
-    public Optional<InventoryPublisher> publisher() {
-        return Optional.of(this);
-    }
-
-    /**
-     * One device per card the plugin serves, read from ROCm SMI afresh; the type is {@code HCU-<model>}. A card
-     * the library cannot read is published as at start and unhealthy.
-     */
+    /** {@link ReplicaSharing#rescan}; the type is {@code HCU-<model>}. */
     @Override
     public List<DeviceInfo> scan(Set<Integer> unhealthy) {
-        String keyword = backend.vendor();
-        return cards.stream()
-                .map(known -> {
-                    RocmDevice c = known;
-                    boolean healthy = !unhealthy.contains(known.index());
-                    try {
-                        c = rocm.device(known.index());
-                    } catch (RuntimeException e) {
-                        healthy = false;
-                    }
-                    return new DeviceInfo(
-                            c.serial(),
-                            c.index(),
-                            splitCount,
-                            (int) ((c.memoryTotalBytes() >> 20) * memoryScaling),
-                            (int) (coreScaling * 100),
-                            keyword + "-" + c.name(),
-                            Math.max(c.numaNode(), 0),
-                            MODE,
-                            healthy);
-                })
-                .toList();
+        String keyword = backend().vendor();
+        return sharing.rescan(devices(), i -> device(rocm.device(i)), model -> keyword + "-" + model, unhealthy);
     }
 
     @Override
@@ -150,9 +110,9 @@ public final class HygonPlugin implements VendorPlugin, InventoryPublisher {
         List<ContainerGrant.Mount> mounts = new ArrayList<>();
         for (int i = 0; i < target.granted().size(); i++) {
             ContainerDevice share = target.granted().get(i);
-            RocmDevice card = cards.get(target.cards().get(i).index());
-            devs.add(nodes.node("/dev/dri/card" + (card.renderMinor() - RENDER_MINOR_BASE), "rw"));
-            devs.add(nodes.node("/dev/dri/renderD" + card.renderMinor(), "rw"));
+            RocmDevice card = card(target.cards().get(i).index());
+            devs.add(nodes.node("/dev/dri/card" + (card.location().renderMinor() - RENDER_MINOR_BASE), "rw"));
+            devs.add(nodes.node("/dev/dri/renderD" + card.location().renderMinor(), "rw"));
             if (share.usedcores() < 100
                     || share.usedmem() < target.cards().get(i).memoryMiB()) {
                 VirtualHcu.Created created = virtual.create(card, share);

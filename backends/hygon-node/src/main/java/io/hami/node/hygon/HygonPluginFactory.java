@@ -5,31 +5,24 @@ import io.hami.backend.hygon.HygonKeys;
 import io.hami.nativebind.hydmi.Hydmi;
 import io.hami.nativebind.rocm.RocmSmi;
 import io.hami.plugin.spi.VendorPlugin;
-import io.hami.plugin.spi.VendorPluginFactory;
 import io.hami.plugin.spi.VendorSettings;
+import io.hami.plugin.vendor.LibraryPluginFactory;
+import io.hami.plugin.vendor.ReplicaSharing;
 
 /**
  * Service-provider entry of the Hygon HCU plugin ({@code --backend hygon}): rocm_smi, then hydmi from the same
  * folder (or the dynamic linker), then the cards.
  */
-public final class HygonPluginFactory implements VendorPluginFactory {
-    @Override
-    public String name() {
-        return "hygon";
+public final class HygonPluginFactory extends LibraryPluginFactory<RocmSmi> {
+    public HygonPluginFactory() {
+        super("hygon", RocmSmi.SONAME, RocmSmi::open, RocmSmi::open);
     }
 
     @Override
-    public VendorPlugin open(VendorSettings s) {
-        RocmSmi rocm = s.library(RocmSmi.SONAME).map(RocmSmi::open).orElseGet(RocmSmi::open);
-        return VendorPluginFactory.closingOnFailure(rocm, () -> {
-            Hydmi hydmi = s.besideLibrary(Hydmi.SONAME).map(Hydmi::open).orElseGet(Hydmi::open);
-            return new HygonPlugin(
-                    rocm,
-                    hydmi,
-                    s.backend(HygonKeys.VENDOR),
-                    s.deviceConfig().section(HygonConfig.SECTION),
-                    s.sharing(),
-                    s.paths());
-        });
+    protected VendorPlugin open(RocmSmi rocm, VendorSettings s) {
+        Hydmi hydmi = s.besideLibrary(Hydmi.SONAME).map(Hydmi::open).orElseGet(Hydmi::open);
+        HygonConfig config = s.deviceConfig().section(HygonConfig.SECTION);
+        var replicas = ReplicaSharing.of(s.sharing(), HygonPlugin.DEFAULT_SPLIT_COUNT, 1.0, 1.0);
+        return new HygonPlugin(rocm, hydmi, s.backend(HygonKeys.VENDOR), config, replicas, s.paths());
     }
 }

@@ -45,11 +45,11 @@ final class VirtualHcu {
         } catch (RuntimeException e) {
             throw new AllocationException(
                     "virtual HCU of " + share.usedcores() + "% and " + share.usedmem() + " MiB on HCU " + card.index()
-                            + " (" + card.serial() + "): " + e.getMessage(),
+                            + " (" + card.identity().serial() + "): " + e.getMessage(),
                     e);
         }
         Path conf = confOf(vdev.id());
-        String text = "PciBusId: " + card.busId() + "\n"
+        String text = "PciBusId: " + card.location().busId() + "\n"
                 + "cu_count: " + units + "\n"
                 + "mem: " + share.usedmem() + " MiB\n"
                 + "device_id: " + card.index() + "\n"

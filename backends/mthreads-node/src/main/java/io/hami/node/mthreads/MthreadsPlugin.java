@@ -7,17 +7,15 @@ import io.hami.plugin.config.HostPaths;
 import io.hami.plugin.spi.AllocationTarget;
 import io.hami.plugin.spi.ContainerGrant;
 import io.hami.plugin.spi.HealthSource;
-import io.hami.plugin.spi.InventoryPublisher;
-import io.hami.plugin.spi.KubeletResource;
 import io.hami.plugin.spi.PhysicalDevice;
-import io.hami.plugin.spi.VendorPlugin;
+import io.hami.plugin.vendor.Capacity;
+import io.hami.plugin.vendor.CardPlugin;
 import io.hami.plugin.vendor.DeviceNodes;
 import io.hami.plugin.vendor.PollingHealth;
 import io.hami.protocol.spi.DeviceBackend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -26,7 +24,7 @@ import java.util.stream.Collectors;
  * ({@code mthreads.com/vgpu}, 100 IDs per GPU) carries the decision: the GPU's device node, its DRM nodes and
  * {@code MTHREADS_VISIBLE_DEVICES} with the granted GPU indexes, for the vendor's container runtime.
  */
-public final class MthreadsPlugin implements VendorPlugin {
+public final class MthreadsPlugin extends CardPlugin<MtmlDevice> {
     /** The scheduler's capacity layout: device {@code i} of node {@code n} is {@code n-mthreads-i}. */
     static final String SCHEDULER_ID_INFIX = "-mthreads-";
 
@@ -37,68 +35,38 @@ public final class MthreadsPlugin implements VendorPlugin {
     private static final int RENDER_MINOR_BASE = 128;
 
     private final Mtml mtml;
-    private final DeviceBackend backend;
-    private final List<MtmlDevice> gpus;
-    private final List<PhysicalDevice> devices;
-    private final List<KubeletResource> resources;
     private final DeviceNodes nodes;
 
     public MthreadsPlugin(Mtml mtml, DeviceBackend backend, MthreadsConfig config, String node, HostPaths paths) {
-        this.mtml = mtml;
-        this.backend = backend;
-        this.gpus = mtml.devices();
-        this.devices = gpus.stream()
-                .map(g -> new PhysicalDevice(
+        super(
+                backend,
+                mtml.devices(),
+                g -> new PhysicalDevice(
                         g.index(),
                         g.uuid(),
                         node + SCHEDULER_ID_INFIX + g.index(),
                         g.name(),
                         g.memoryTotalBytes() >> 20,
-                        g.numaNode()))
-                .toList();
-        this.resources = List.of(
-                new KubeletResource(
-                        config.resourceCountName(), true, KubeletResource.named("vgpu", 0, d -> TASKS_PER_GPU), false),
-                new KubeletResource(
-                        config.resourceCoreName(), false, KubeletResource.named("core", 0, d -> CORES_PER_GPU), false),
-                new KubeletResource(
-                        config.resourceMemoryName(),
-                        false,
-                        KubeletResource.named("memory", 0, d -> (int) (d.memoryMiB() / MEMORY_UNIT_MIB)),
-                        false));
+                        g.numaNode()),
+                List.of(
+                        Capacity.decision(config.resourceCountName(), "vgpu", TASKS_PER_GPU),
+                        Capacity.advertised(config.resourceCoreName(), "core", 0, d -> CORES_PER_GPU),
+                        Capacity.advertised(
+                                config.resourceMemoryName(), "memory", 0, Capacity.memoryUnits(MEMORY_UNIT_MIB))));
+        this.mtml = mtml;
         this.nodes = new DeviceNodes(paths);
     }
 
     @Override
-    public DeviceBackend backend() {
-        return backend;
-    }
-
-    @Override
-    public List<PhysicalDevice> devices() {
-        return devices;
-    }
-
-    @Override
-    public List<KubeletResource> resources() {
-        return resources;
-    }
-
-    @Override
     public HealthSource openHealth() {
-        return new PollingHealth(devices.size(), mtml::healthy);
-    }
-
-    @Override
-    public Optional<InventoryPublisher> publisher() {
-        return Optional.empty();
+        return new PollingHealth(devices().size(), mtml::healthy);
     }
 
     @Override
     public ContainerGrant allocate(AllocationTarget target) {
         List<ContainerGrant.DeviceNode> devs = new ArrayList<>();
-        for (PhysicalDevice card : target.cards()) {
-            MtmlDevice gpu = gpus.get(card.index());
+        for (PhysicalDevice device : target.cards()) {
+            MtmlDevice gpu = card(device.index());
             int minor = minor(gpu.gpuPath());
             devs.add(nodes.node(gpu.gpuPath(), "rw"));
             devs.add(nodes.node("/dev/dri/card" + minor, "rw"));

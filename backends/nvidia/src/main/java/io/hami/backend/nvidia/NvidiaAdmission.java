@@ -21,7 +21,7 @@ final class NvidiaAdmission {
 
     static Admission admit(Container c, NvidiaConfig cfg) {
         Map<String, Quantity> limits = limits(c);
-        String pctName = cfg.resourceMemoryPercentageName();
+        String pctName = cfg.resources().resourceMemoryPercentageName();
         ResourceAmount pct = ContainerResources.read(c, pctName);
         if (pct.present()
                 && (pct.int64().isEmpty()
@@ -32,36 +32,40 @@ final class NvidiaAdmission {
         }
         var env = new HashMap<String, String>();
         var set = new HashMap<String, String>();
-        if (has(limits, cfg.resourcePriorityName())) {
-            env.put(TASK_PRIORITY_ENV, text(c, cfg.resourcePriorityName()));
+        if (has(limits, cfg.resources().resourcePriorityName())) {
+            env.put(TASK_PRIORITY_ENV, text(c, cfg.resources().resourcePriorityName()));
         }
-        if (!cfg.gpuCorePolicy().isEmpty() && !cfg.gpuCorePolicy().equals("default")) {
-            env.put(CORE_POLICY_ENV, cfg.gpuCorePolicy());
+        if (!cfg.isolation().gpuCorePolicy().isEmpty()
+                && !cfg.isolation().gpuCorePolicy().equals("default")) {
+            env.put(CORE_POLICY_ENV, cfg.isolation().gpuCorePolicy());
         }
-        boolean requested = has(limits, cfg.resourceCountName());
+        boolean requested = has(limits, cfg.resources().resourceCountName());
         if (!requested
-                && cfg.defaultGPUNum() > 0
-                && (has(limits, cfg.resourceCoreName())
-                        || has(limits, cfg.resourceMemoryName())
+                && cfg.requests().defaultGPUNum() > 0
+                && (has(limits, cfg.resources().resourceCoreName())
+                        || has(limits, cfg.resources().resourceMemoryName())
                         || has(limits, pctName))) {
-            set.put(cfg.resourceCountName(), Integer.toString(cfg.defaultGPUNum()));
+            set.put(
+                    cfg.resources().resourceCountName(),
+                    Integer.toString(cfg.requests().defaultGPUNum()));
             requested = true;
         }
-        boolean countPresent = set.containsKey(cfg.resourceCountName())
-                || ContainerResources.read(c, cfg.resourceCountName()).present();
+        boolean countPresent = set.containsKey(cfg.resources().resourceCountName())
+                || ContainerResources.read(c, cfg.resources().resourceCountName())
+                        .present();
         boolean coresAbsent =
-                !ContainerResources.read(c, cfg.resourceCoreName()).present();
-        boolean memAbsent =
-                !ContainerResources.read(c, cfg.resourceMemoryName()).present();
+                !ContainerResources.read(c, cfg.resources().resourceCoreName()).present();
+        boolean memAbsent = !ContainerResources.read(c, cfg.resources().resourceMemoryName())
+                .present();
         boolean wholeCard = pct.present()
                 ? pct.int64().orElse(-1) == 100
-                : cfg.resourceMemoryName().isEmpty() || memAbsent;
+                : cfg.resources().resourceMemoryName().isEmpty() || memAbsent;
         if (countPresent && coresAbsent && wholeCard) {
             // A bare count is an exclusive whole card, as upstream's webhook makes it.
-            set.put(cfg.resourceCoreName(), "100");
+            set.put(cfg.resources().resourceCoreName(), "100");
             requested = true;
         }
-        if (!requested && cfg.overwriteEnv()) {
+        if (!requested && cfg.requests().overwriteEnv()) {
             env.put(VISIBLE_DEVICES_ENV, "none");
         }
         return new Admission.Accepted(requested, set, env, Map.of());

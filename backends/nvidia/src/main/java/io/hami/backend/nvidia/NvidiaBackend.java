@@ -29,10 +29,10 @@ public final class NvidiaBackend implements DeviceBackend {
     public NvidiaBackend(NvidiaConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         this.resources = new ResourceNames(
-                config.resourceCountName(),
-                config.resourceMemoryName(),
-                Optional.of(config.resourceMemoryPercentageName()).filter(name -> !name.isEmpty()),
-                config.resourceCoreName());
+                config.resources().resourceCountName(),
+                config.resources().resourceMemoryName(),
+                Optional.of(config.resources().resourceMemoryPercentageName()).filter(name -> !name.isEmpty()),
+                config.resources().resourceCoreName());
     }
 
     @Override
@@ -84,11 +84,11 @@ public final class NvidiaBackend implements DeviceBackend {
     /** The memory resource counts in MiB times the memory factor (when above 1), as requests do. */
     @Override
     public int memoryUnitMiB() {
-        return Math.max(config.memoryFactor(), 1);
+        return Math.max(config.requests().memoryFactor(), 1);
     }
 
     @Override
     public HealthVerdict checkHealth(Node node, Instant now, HealthMemory previous) {
-        return NvidiaHealth.check(node, now, previous, config.resourceCountName());
+        return NvidiaHealth.check(node, now, previous, config.resources().resourceCountName());
     }
 }

@@ -17,15 +17,17 @@ final class NvidiaRequests {
      */
     static ContainerRequest of(Container container, NvidiaConfig config) {
         ContainerRequest none = ContainerRequest.none(NvidiaKeys.VENDOR);
-        OptionalLong count =
-                ContainerResources.read(container, config.resourceCountName()).int64();
+        OptionalLong count = ContainerResources.read(
+                        container, config.resources().resourceCountName())
+                .int64();
         if (count.isEmpty() || count.getAsLong() <= 0 || count.getAsLong() > Integer.MAX_VALUE) {
             return none;
         }
 
-        int factor = Math.max(config.memoryFactor(), 1);
+        int factor = Math.max(config.requests().memoryFactor(), 1);
         int memory = 0;
-        ResourceAmount memoryAmount = ContainerResources.read(container, config.resourceMemoryName());
+        ResourceAmount memoryAmount =
+                ContainerResources.read(container, config.resources().resourceMemoryName());
         if (memoryAmount.present()) {
             long mem = memoryAmount.int64().orElse(-1);
             if (mem < 0 || mem > Integer.MAX_VALUE / factor) {
@@ -35,23 +37,23 @@ final class NvidiaRequests {
         }
 
         int percentage = ContainerRequest.NO_PERCENTAGE;
-        long requested = ContainerResources.read(container, config.resourceMemoryPercentageName())
+        long requested = ContainerResources.read(container, config.resources().resourceMemoryPercentageName())
                 .int64()
                 .orElse(0);
         if (requested > 0) {
             percentage = (int) Math.min(requested, 100);
         }
         if (percentage == ContainerRequest.NO_PERCENTAGE && memory == 0) {
-            if (config.defaultMemory() != 0) {
-                memory = config.defaultMemory();
+            if (config.requests().defaultMemory() != 0) {
+                memory = config.requests().defaultMemory();
             } else {
                 percentage = 100;
             }
         }
 
-        int cores = ContainerResources.read(container, config.resourceCoreName())
+        int cores = ContainerResources.read(container, config.resources().resourceCoreName())
                 .clampedInt()
-                .orElse(config.defaultCores());
+                .orElse(config.requests().defaultCores());
         return new ContainerRequest((int) count.getAsLong(), NvidiaKeys.VENDOR, memory, percentage, cores);
     }
 }

@@ -47,26 +47,17 @@ class NvidiaBackendTest {
     @Test
     void anEmptyPercentageNameIsNoPercentageResource() {
         var c = NvidiaConfig.DEFAULTS;
+        var r = c.resources();
         var config = new NvidiaConfig(
-                c.resourceCountName(),
-                c.resourceMemoryName(),
-                "",
-                c.resourceCoreName(),
-                c.resourcePriorityName(),
-                c.overwriteEnv(),
-                c.defaultMemory(),
-                c.defaultCores(),
-                c.defaultGPUNum(),
-                c.memoryFactor(),
-                c.disableCoreLimit(),
-                c.gpuCorePolicy(),
-                c.runtimeClassName(),
-                c.deviceSplitCount(),
-                c.deviceMemoryScaling(),
-                c.deviceCoreScaling(),
-                c.preConfiguredDeviceMemory(),
-                c.libCudaLogLevel(),
-                c.enableNumaTopology());
+                new NvidiaConfig.Resources(
+                        r.resourceCountName(),
+                        r.resourceMemoryName(),
+                        "",
+                        r.resourceCoreName(),
+                        r.resourcePriorityName()),
+                c.requests(),
+                c.isolation(),
+                c.node());
         assertThat(new NvidiaBackend(config).resources().memoryPercentage()).isEmpty();
     }
 

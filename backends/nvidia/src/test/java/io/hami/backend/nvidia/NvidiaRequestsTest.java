@@ -74,26 +74,13 @@ class NvidiaRequestsTest {
 
     private static NvidiaConfig config(int defaultMemory, int defaultCores, int memoryFactor) {
         var d = NvidiaConfig.DEFAULTS;
+        var q = d.requests();
         return new NvidiaConfig(
-                d.resourceCountName(),
-                d.resourceMemoryName(),
-                d.resourceMemoryPercentageName(),
-                d.resourceCoreName(),
-                d.resourcePriorityName(),
-                d.overwriteEnv(),
-                defaultMemory,
-                defaultCores,
-                d.defaultGPUNum(),
-                memoryFactor,
-                d.disableCoreLimit(),
-                d.gpuCorePolicy(),
-                d.runtimeClassName(),
-                d.deviceSplitCount(),
-                d.deviceMemoryScaling(),
-                d.deviceCoreScaling(),
-                d.preConfiguredDeviceMemory(),
-                d.libCudaLogLevel(),
-                d.enableNumaTopology());
+                d.resources(),
+                new NvidiaConfig.Requests(
+                        q.overwriteEnv(), defaultMemory, defaultCores, q.defaultGPUNum(), memoryFactor),
+                d.isolation(),
+                d.node());
     }
 
     @Test

@@ -50,7 +50,7 @@ public class CodecBenchmark {
                     "hami-core",
                     true));
         }
-        register = NvidiaRegisterCodec.encode(devices);
+        register = JsonRegisterCodec.encode(devices);
         legacyRegister = LegacyRegisterCodec.encode(devices);
         pod = new PodDevices(List.of(
                 List.of(new ContainerDevice(devices.get(0).id(), "NVIDIA", 3000, 30)),
@@ -61,7 +61,7 @@ public class CodecBenchmark {
                 List.of(new ContainerDevice(devices.get(3).id(), "NVIDIA", 10240, 50))));
         podString = PodDevicesCodec.encode(pod);
         // The benchmark is only meaningful if the codecs agree with themselves.
-        if (!NvidiaRegisterCodec.decode(register).equals(devices)
+        if (!JsonRegisterCodec.decode(register).equals(devices)
                 || !LegacyRegisterCodec.decode(legacyRegister).equals(devices)
                 || !PodDevicesCodec.decode(podString).equals(pod)) {
             throw new IllegalStateException("codec round trip failed");
@@ -70,12 +70,12 @@ public class CodecBenchmark {
 
     @Benchmark
     public List<DeviceInfo> decodeNvidiaRegister8() throws AnnotationFormatException {
-        return NvidiaRegisterCodec.decode(register);
+        return JsonRegisterCodec.decode(register);
     }
 
     @Benchmark
     public String encodeNvidiaRegister8() {
-        return NvidiaRegisterCodec.encode(devices);
+        return JsonRegisterCodec.encode(devices);
     }
 
     @Benchmark

@@ -16,16 +16,16 @@ public interface RegisterCodec {
     /** The devices of an annotation value; a malformed value is an error, never a partial list. */
     List<DeviceInfo> decode(String value) throws AnnotationFormatException;
 
-    /** A JSON array with Go's key order and omitempty: {@link NvidiaRegisterCodec}. */
+    /** A JSON array with Go's key order and omitempty: {@link JsonRegisterCodec}. */
     RegisterCodec JSON = new RegisterCodec() {
         @Override
         public String encode(List<DeviceInfo> devices) {
-            return NvidiaRegisterCodec.encode(devices);
+            return JsonRegisterCodec.encode(devices);
         }
 
         @Override
         public List<DeviceInfo> decode(String value) throws AnnotationFormatException {
-            return NvidiaRegisterCodec.decode(value);
+            return JsonRegisterCodec.decode(value);
         }
 
         @Override

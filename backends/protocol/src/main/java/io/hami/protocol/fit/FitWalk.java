@@ -18,9 +18,6 @@ import java.util.function.Predicate;
  */
 public final class FitWalk {
 
-    /** Cores that mean a whole card; larger requests are clamped to it. */
-    private static final int WHOLE_CARD_CORES = 100;
-
     private FitWalk() {}
 
     /**
@@ -37,7 +34,7 @@ public final class FitWalk {
 
         // Upstream clamps while walking and keeps the clamp; cores are first read after that point, so clamping
         // up front is the same.
-        int cores = Math.min(request.coresreq(), WHOLE_CARD_CORES);
+        int cores = Math.min(request.coresreq(), DeviceRoom.WHOLE_CARD_CORES);
         Map<String, Integer> reasons = new HashMap<>();
         List<FitResult.Grant> taken = new ArrayList<>();
         int wanted = request.nums();
@@ -93,8 +90,8 @@ public final class FitWalk {
     }
 
     /**
-     * Checks 5 to 15 of docs/upstream.md#fit (the caller works out the clamped cores and the memory; there is no quota check);
-     * null when the device passes.
+     * Checks 5 to 15 of docs/upstream.md#fit (the caller works out the clamped cores and the memory; the device's room
+     * is {@link DeviceRoom}'s rule); null when the device passes.
      */
     private static String checkCapacity(
             DeviceUsage usage,
@@ -105,12 +102,13 @@ public final class FitWalk {
             FitRules rules,
             FitContext context,
             List<FitResult.Grant> taken) {
-        DeviceInfo device = usage.device();
-        if (!uuidAllowed.test(device.id())) {
+        if (!uuidAllowed.test(usage.device().id())) {
             return Reasons.CARD_UUID_MISMATCH;
         }
-        if (device.count() <= usage.used()) {
-            return Reasons.CARD_TIME_SLICING_EXHAUSTED;
+        String lacking = DeviceRoom.lacking(usage, 1, memory, cores);
+        // No share left (check 6) comes before the mutex and the quota, the other room checks after them.
+        if (Reasons.CARD_TIME_SLICING_EXHAUSTED.equals(lacking)) {
+            return lacking;
         }
         if (mutex && usage.used() > 0) {
             return Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT;
@@ -118,17 +116,8 @@ public final class FitWalk {
         if (!context.quota().isUnlimited() && !withinQuota(context, taken, memory, cores)) {
             return Reasons.RESOURCE_QUOTA_NOT_FIT;
         }
-        if (device.devmem() - usage.usedmem() < memory) {
-            return Reasons.CARD_INSUFFICIENT_MEMORY;
-        }
-        if (device.devcore() - usage.usedcores() < cores) {
-            return Reasons.CARD_INSUFFICIENT_CORE;
-        }
-        if (device.devcore() == WHOLE_CARD_CORES && cores == WHOLE_CARD_CORES && usage.used() > 0) {
-            return Reasons.EXCLUSIVE_DEVICE_ALLOCATE_CONFLICT;
-        }
-        if (device.devcore() != 0 && usage.usedcores() == device.devcore() && cores == 0) {
-            return Reasons.CARD_COMPUTE_UNITS_EXHAUSTED;
+        if (lacking != null) {
+            return lacking;
         }
         if (!rules.customRule(usage, context)) {
             return Reasons.CARD_NOT_FOUND_CUSTOM_FILTER_RULE;

@@ -46,9 +46,9 @@ class CodecFuzzTest {
         BiPredicate<Object, Object> equal = Object::equals;
         return Stream.of(
                 new Target(
-                        "NvidiaRegisterCodec",
-                        NvidiaRegisterCodec::decode,
-                        v -> NvidiaRegisterCodec.encode((List<DeviceInfo>) v),
+                        "JsonRegisterCodec",
+                        JsonRegisterCodec::decode,
+                        v -> JsonRegisterCodec.encode((List<DeviceInfo>) v),
                         CodecFuzzTest::sameAsSorted,
                         List.of(
                                 CURRENT_NVIDIA_REGISTER,

@@ -43,17 +43,16 @@ class CodecLargeInputTest {
                 + "\"devcore\":100,\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true},";
         String colonDevice = "GPU-ebe7c3f7-303d-558d-435e-99a160631fe4,10,7680,100,NVIDIA-Tesla P4,0,true,1,hami-core:";
         return Stream.of(
-                Arguments.of("json many devices", (Decode) NvidiaRegisterCodec::decode, repeat("[", jsonDevice, "{}]")),
+                Arguments.of("json many devices", (Decode) JsonRegisterCodec::decode, repeat("[", jsonDevice, "{}]")),
                 Arguments.of(
                         "json long id",
-                        (Decode) NvidiaRegisterCodec::decode,
+                        (Decode) JsonRegisterCodec::decode,
                         repeat("[{\"id\":\"", "GPU-\\u003c", "\"}]")),
                 Arguments.of(
-                        "json long unknown key", (Decode) NvidiaRegisterCodec::decode, repeat("[{\"", "x", "\":1}]")),
-                Arguments.of(
-                        "json long number", (Decode) NvidiaRegisterCodec::decode, repeat("[{\"count\":", "9", "}]")),
-                Arguments.of("json deep nesting", (Decode) NvidiaRegisterCodec::decode, repeat("", "[", "")),
-                Arguments.of("json unterminated string", (Decode) NvidiaRegisterCodec::decode, repeat("[\"", "ab", "")),
+                        "json long unknown key", (Decode) JsonRegisterCodec::decode, repeat("[{\"", "x", "\":1}]")),
+                Arguments.of("json long number", (Decode) JsonRegisterCodec::decode, repeat("[{\"count\":", "9", "}]")),
+                Arguments.of("json deep nesting", (Decode) JsonRegisterCodec::decode, repeat("", "[", "")),
+                Arguments.of("json unterminated string", (Decode) JsonRegisterCodec::decode, repeat("[\"", "ab", "")),
                 Arguments.of("colon many devices", (Decode) LegacyRegisterCodec::decode, repeat("", colonDevice, "")),
                 Arguments.of(
                         "colon long id", (Decode) LegacyRegisterCodec::decode, repeat("", "G", ",1,1,1,T,0,true:")),

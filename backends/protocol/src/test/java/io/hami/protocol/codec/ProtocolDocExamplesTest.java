@@ -25,21 +25,21 @@ class ProtocolDocExamplesTest {
     class Current {
         @Test
         void nvidiaRegisterJsonDecodes() throws Exception {
-            assertThat(NvidiaRegisterCodec.decode(CURRENT_NVIDIA_REGISTER)).isEqualTo(CURRENT_NVIDIA_REGISTER_DEVICES);
+            assertThat(JsonRegisterCodec.decode(CURRENT_NVIDIA_REGISTER)).isEqualTo(CURRENT_NVIDIA_REGISTER_DEVICES);
         }
 
         @Test
         void nvidiaRegisterJsonReencodesByteForByte() throws Exception {
-            assertThat(NvidiaRegisterCodec.encode(NvidiaRegisterCodec.decode(CURRENT_NVIDIA_REGISTER)))
+            assertThat(JsonRegisterCodec.encode(JsonRegisterCodec.decode(CURRENT_NVIDIA_REGISTER)))
                     .isEqualTo(CURRENT_NVIDIA_REGISTER);
-            assertThat(NvidiaRegisterCodec.encode(CURRENT_NVIDIA_REGISTER_DEVICES))
+            assertThat(JsonRegisterCodec.encode(CURRENT_NVIDIA_REGISTER_DEVICES))
                     .isEqualTo(CURRENT_NVIDIA_REGISTER);
         }
 
         @Test
         void nvidiaRegisterJsonIsWrittenSortedByIndex() {
             var reversed = List.of(CURRENT_NVIDIA_REGISTER_DEVICES.get(1), CURRENT_NVIDIA_REGISTER_DEVICES.get(0));
-            assertThat(NvidiaRegisterCodec.encode(reversed)).isEqualTo(CURRENT_NVIDIA_REGISTER);
+            assertThat(JsonRegisterCodec.encode(reversed)).isEqualTo(CURRENT_NVIDIA_REGISTER);
         }
 
         @Test
@@ -122,7 +122,7 @@ class ProtocolDocExamplesTest {
         @Test
         void nvidiaColonRegisterIsNotJson() {
             // docs/upstream.md#doc-disagreements (#21): as an NVIDIA (JSON) value the colon form is invalid.
-            assertThatThrownBy(() -> NvidiaRegisterCodec.decode(OLDER_NVIDIA_REGISTER_COLON))
+            assertThatThrownBy(() -> JsonRegisterCodec.decode(OLDER_NVIDIA_REGISTER_COLON))
                     .isInstanceOf(AnnotationFormatException.class);
         }
 
@@ -259,27 +259,27 @@ class ProtocolDocExamplesTest {
     class ReferenceJson {
         @Test
         void migProfilesAndInstanceCountAreIgnored() throws Exception {
-            assertThat(NvidiaRegisterCodec.decode(REF_NVIDIA_REGISTER_WITH_MIG))
+            assertThat(JsonRegisterCodec.decode(REF_NVIDIA_REGISTER_WITH_MIG))
                     .containsExactly(REF_NVIDIA_REGISTER_WITH_MIG_DEVICE);
-            assertThat(NvidiaRegisterCodec.encode(List.of(REF_NVIDIA_REGISTER_WITH_MIG_DEVICE)))
+            assertThat(JsonRegisterCodec.encode(List.of(REF_NVIDIA_REGISTER_WITH_MIG_DEVICE)))
                     .isEqualTo(REF_NVIDIA_REGISTER_WITH_MIG_REENCODED);
         }
 
         @Test
         void emptyListIsBrackets() throws Exception {
-            assertThat(NvidiaRegisterCodec.encode(List.of())).isEqualTo(REF_NVIDIA_REGISTER_EMPTY);
-            assertThat(NvidiaRegisterCodec.decode(REF_NVIDIA_REGISTER_EMPTY)).isEmpty();
+            assertThat(JsonRegisterCodec.encode(List.of())).isEqualTo(REF_NVIDIA_REGISTER_EMPTY);
+            assertThat(JsonRegisterCodec.decode(REF_NVIDIA_REGISTER_EMPTY)).isEmpty();
         }
 
         @Test
         void nullIsAnEmptyList() throws Exception {
-            assertThat(NvidiaRegisterCodec.decode(REF_NVIDIA_REGISTER_NULL)).isEmpty();
+            assertThat(JsonRegisterCodec.decode(REF_NVIDIA_REGISTER_NULL)).isEmpty();
         }
 
         @Test
         void healthFalseIsOmitted() {
             var sick = CURRENT_NVIDIA_REGISTER_DEVICES.get(0).withHealth(false);
-            assertThat(NvidiaRegisterCodec.encode(List.of(sick)))
+            assertThat(JsonRegisterCodec.encode(List.of(sick)))
                     .isEqualTo(
                             "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"count\":10,\"devmem\":32768,\"devcore\":100,"
                                     + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\"}]");
@@ -288,7 +288,7 @@ class ProtocolDocExamplesTest {
         @Test
         void htmlCharactersAreEscapedLikeGo() {
             var device = new DeviceInfo("GPU-<a>&b", 0, 0, 0, 0, "", 0, "", false);
-            assertThat(NvidiaRegisterCodec.encode(List.of(device)))
+            assertThat(JsonRegisterCodec.encode(List.of(device)))
                     .isEqualTo("[{\"id\":\"GPU-\\u003ca\\u003e\\u0026b\"}]");
         }
     }

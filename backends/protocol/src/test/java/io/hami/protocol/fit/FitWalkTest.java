@@ -209,6 +209,16 @@ class FitWalkTest {
                     .containsExactly("a");
         }
 
+        /** No share left is counted before the mutex, a full device's memory after it (upstream's order). */
+        @Test
+        void underMutexTheSplitCountComesFirstAndMemoryAfter() {
+            var context = new FitContext(Map.of(), Map.of(), "mutex", List.of());
+            var noShare = used(withCapacity(gpu("a", 0), 1, 100), 1, 16000, 0);
+            var noMemory = used(gpu("b", 1), 1, 16000, 0);
+            assertThat(reason(FitWalk.fit(List.of(noShare, noMemory), ONE_SMALL, context, Rules.PLAIN)))
+                    .isEqualTo("1/2 CardTimeSlicingExhausted, 1/2 ExclusiveDeviceAllocateConflict");
+        }
+
         @Test
         void cardInsufficientMemory() {
             var busy = used(gpu("a", 0), 1, 15500, 0);

@@ -27,6 +27,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * The mock web server logs every request at INFO through java.util.logging; a lab run makes thousands.
      * Held in a field because java.util.logging keeps loggers only weakly.
      */
+    @SuppressWarnings("UnusedVariable") // held, never read: see above
     private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver");
 
     private static java.util.logging.Logger quiet(String name) {

@@ -7,6 +7,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -37,8 +38,8 @@ public final class KubeControlPlaneExtension
                             Path base = Path.of(System.getProperty("basedir", "."))
                                     .toAbsolutePath()
                                     .resolve("target/control-plane");
-                            Path work = base.resolve(
-                                    LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
+                            Path work = base.resolve(LocalDateTime.now(ZoneId.systemDefault())
+                                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
                             return new Shared(KubeControlPlane.start(ControlPlaneBinaries.locate(), work));
                         },
                         Shared.class)

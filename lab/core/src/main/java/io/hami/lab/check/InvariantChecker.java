@@ -7,6 +7,8 @@ import io.hami.lab.kubelet.AllocationLog;
 import io.hami.lab.kubelet.ContainerAllocation;
 import io.hami.lab.scenario.Vendor;
 import io.hami.lab.scenario.Workload;
+import io.hami.lab.usage.ContainerUsage;
+import io.hami.lab.usage.ContainerWorkloads;
 import io.hami.lab.workload.PodPlan;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
@@ -81,11 +83,11 @@ public final class InvariantChecker {
             Map<Integer, GrantRules.Received> received = new HashMap<>();
             for (ContainerAllocation a : log.of(pod.getMetadata().getUid())) {
                 var got = received.computeIfAbsent(
-                        a.containerIndex(),
+                        a.container().index(),
                         i -> new GrantRules.Received(new HashMap<>(), new ArrayList<>(), new ArrayList<>()));
-                got.env().putAll(a.env());
-                a.devices().forEach(d -> got.devices().add(d.containerPath()));
-                a.mounts().forEach(m -> got.mounts().add(m.containerPath()));
+                got.env().putAll(a.answer().env());
+                a.answer().devices().forEach(d -> got.devices().add(d.containerPath()));
+                a.answer().mounts().forEach(m -> got.mounts().add(m.containerPath()));
             }
             for (DeviceBackend b : backends.all()) {
                 String value = pod.getMetadata().getAnnotations().get(b.keys().allocatedKey());
@@ -124,6 +126,23 @@ public final class InvariantChecker {
                 "every container that ran got the env and devices its pod's allocated annotation grants",
                 checked,
                 violations);
+    }
+
+    /**
+     * The {@code usage} invariant ({@link UsageAgreement}): the monitors' final figures against what the workloads
+     * of the {@code started} containers last wrote.
+     */
+    public Invariant usage(
+            List<ContainerWorkloads.Started> started,
+            List<ContainerUsage> written,
+            List<ContainerUsage> reported,
+            List<String> problems) {
+        var overLimit = new java.util.HashSet<String>();
+        started.stream()
+                .filter(s -> s.profile().overLimit())
+                .forEach(s ->
+                        overLimit.add(s.container().pod() + "/" + s.container().name()));
+        return UsageAgreement.check(written, reported, overLimit, problems);
     }
 
     /** No node still carries a node lock. */

@@ -14,11 +14,15 @@ import io.hami.lab.kubelet.SimulatedKubelet;
 import io.hami.lab.kubelet.SyntheticKubelet;
 import io.hami.lab.kubescheduler.ExtenderActivity;
 import io.hami.lab.metrics.Latencies;
+import io.hami.lab.node.MockLibraries;
 import io.hami.lab.node.SyntheticNodes;
 import io.hami.lab.report.RunReport;
 import io.hami.lab.scenario.DeviceGroup;
 import io.hami.lab.scenario.NodeSpec;
 import io.hami.lab.scenario.Scenario;
+import io.hami.lab.scenario.Vendor;
+import io.hami.lab.usage.ContainerWorkloads;
+import io.hami.lab.usage.NodeMonitors;
 import io.hami.plugin.PluginStartException;
 import io.hami.plugin.server.UnixSockets;
 import io.hami.protocol.spi.DeviceBackend;
@@ -69,6 +73,8 @@ public final class LabCluster implements AutoCloseable {
     private ExtenderActivity extenderActivity;
     private KubernetesClient client;
     private SchedulerReplicas schedulers;
+    private ContainerWorkloads workloads;
+    private final NodeMonitors monitors = new NodeMonitors();
 
     public LabCluster(Scenario scenario, Path workDir, DeviceBackends backends, Latencies latencies) {
         this(scenario, workDir, backends, latencies, ControlPlaneKind.EMBEDDED, null);
@@ -134,7 +140,8 @@ public final class LabCluster implements AutoCloseable {
         List<NodeSpec> nodes = scenario.nodeSpecs();
         List<NodeSpec> synthetic = nodes.stream().filter(NodeSpec::synthetic).toList();
         List<NodeSpec> withPlugins = nodes.stream().filter(n -> !n.synthetic()).toList();
-        var runtime = open(new ContainerRuntime(new PodStatusWriter(client)));
+        workloads = open(new ContainerWorkloads(MockLibraries.workloadTool(workDir.resolve("tools"))));
+        var runtime = open(new ContainerRuntime(new PodStatusWriter(client), allocations, workloads));
         if (!synthetic.isEmpty()) {
             for (NodeSpec n : synthetic) {
                 client.nodes().resource(SyntheticNodes.of(n, backends)).create();
@@ -151,6 +158,8 @@ public final class LabCluster implements AutoCloseable {
             UnixSockets sockets = open(new UnixSockets());
             KubernetesClient kubeletClient = newClient();
             KubernetesClient pluginClient = newClient();
+            KubernetesClient monitorClient = newClient();
+            open(monitors); // closed before its client
             for (NodeSpec n : withPlugins) {
                 var kubelet = new SimulatedKubelet(
                         kubeletClient,
@@ -165,6 +174,14 @@ public final class LabCluster implements AutoCloseable {
                 pluginNodes.put(n.name(), node);
                 opened.add(node);
                 node.start();
+                if (n.devices(Vendor.NVIDIA).isPresent()) {
+                    monitors.start(
+                            n.name(),
+                            node.hostPaths().vgpuDir(),
+                            node.hardwareDir(Vendor.NVIDIA)
+                                    .resolve(Vendor.NVIDIA.libraries().getFirst()),
+                            monitorClient);
+                }
             }
         }
     }
@@ -256,6 +273,16 @@ public final class LabCluster implements AutoCloseable {
 
     public SchedulerReplicas schedulers() {
         return schedulers;
+    }
+
+    /** The workload processes of the containers with a usage profile. */
+    public ContainerWorkloads workloads() {
+        return workloads;
+    }
+
+    /** The node monitors of the nodes with NVIDIA devices. */
+    public NodeMonitors monitors() {
+        return monitors;
     }
 
     public AllocationLog allocations() {

@@ -71,9 +71,19 @@ public final class PluginNode implements AutoCloseable {
                 hardware.get(vendor).dir(),
                 DeviceConfig.DEFAULTS,
                 new Sharing(OptionalInt.of(group.split()), OptionalDouble.empty(), OptionalDouble.empty()),
-                HostPaths.under(root.resolve(spec.name()).resolve("host")),
+                hostPaths(),
                 TIMINGS);
         plugins.put(vendor, PluginApp.start(pluginClient, settings, Clock.systemUTC()));
+    }
+
+    /** Where this node's plugins find and create things on its host (HAMi-core's hook folder among them). */
+    public HostPaths hostPaths() {
+        return HostPaths.under(root.resolve(spec.name()).resolve("host"));
+    }
+
+    /** The folder of the node's copy of {@code vendor}'s mock library (with its {@code devices.json}). */
+    public Path hardwareDir(Vendor vendor) {
+        return hardware.get(vendor).dir();
     }
 
     /** Stops the plugin (its sockets go away) and starts it again; null restarts every vendor's. */

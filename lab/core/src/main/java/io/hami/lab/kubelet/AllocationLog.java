@@ -10,7 +10,9 @@ public final class AllocationLog {
     private final Map<String, List<ContainerAllocation>> byPod = new ConcurrentHashMap<>();
 
     public void add(ContainerAllocation allocation) {
-        byPod.computeIfAbsent(allocation.podUid(), uid -> java.util.Collections.synchronizedList(new ArrayList<>()))
+        byPod.computeIfAbsent(
+                        allocation.container().podUid(),
+                        uid -> java.util.Collections.synchronizedList(new ArrayList<>()))
                 .add(allocation);
     }
 

@@ -2,6 +2,7 @@ package io.hami.lab.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hami.lab.LabKeys;
+import io.hami.lab.usage.ContainerWorkloads;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -12,17 +13,31 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The container runtime of every simulated node: a started pod runs for the lifetime its annotation gives and then
- * succeeds. It outlives kubelet restarts, as containers do.
+ * succeeds; its containers with a usage profile run workload processes meanwhile ({@link ContainerWorkloads}). It
+ * outlives kubelet restarts, as containers do.
  */
 public final class ContainerRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ContainerRuntime.class);
 
     private final PodStatusWriter status;
+    private final AllocationLog allocations;
+    private final ContainerWorkloads workloads;
     private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(
             1, Thread.ofPlatform().name("lab-container-runtime").daemon().factory());
 
-    public ContainerRuntime(PodStatusWriter status) {
+    /**
+     * @param allocations what the kubelets' Allocate calls answered, which the workloads need
+     * @param workloads   the containers' workload processes
+     */
+    public ContainerRuntime(PodStatusWriter status, AllocationLog allocations, ContainerWorkloads workloads) {
         this.status = status;
+        this.allocations = allocations;
+        this.workloads = workloads;
+    }
+
+    /** A runtime whose containers run no workload processes (kubelets without device plugins). */
+    public ContainerRuntime(PodStatusWriter status) {
+        this(status, new AllocationLog(), ContainerWorkloads.none());
     }
 
     public PodStatusWriter status() {
@@ -31,11 +46,14 @@ public final class ContainerRuntime implements AutoCloseable {
 
     /** Reports the pod running and, if it has a lifetime, schedules its end. */
     public void start(Pod pod) {
-        status.running(pod);
         Duration lifetime = lifetime(pod);
+        String uid = pod.getMetadata().getUid();
+        workloads.start(pod, allocations.of(uid), lifetime);
+        status.running(pod);
         if (lifetime != null) {
             var unused = timers.schedule(
                     () -> {
+                        workloads.stop(uid); // the containers exit before the pod is reported succeeded
                         try {
                             status.succeeded(pod);
                         } catch (RuntimeException e) {
@@ -48,6 +66,11 @@ public final class ContainerRuntime implements AutoCloseable {
                     lifetime.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** The pod went away (deleted): its containers stop. */
+    public void stopped(String podUid) {
+        workloads.stop(podUid);
     }
 
     static Duration lifetime(Pod pod) {

@@ -233,16 +233,16 @@ final class PodAdmitter {
             latencies.record(Latencies.ALLOCATE, took);
         }
         log.add(new ContainerAllocation(
-                pod.getMetadata().getUid(),
-                pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
-                node,
-                index,
-                c.getName(),
+                new ContainerAllocation.ContainerRef(
+                        pod.getMetadata().getUid(),
+                        pod.getMetadata().getNamespace() + "/"
+                                + pod.getMetadata().getName(),
+                        node,
+                        index,
+                        c.getName()),
                 resource,
                 ids,
-                env,
-                mounts,
-                devs,
+                new ContainerAllocation.Answer(env, mounts, devs),
                 took));
     }
 }

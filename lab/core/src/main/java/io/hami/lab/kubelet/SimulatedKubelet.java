@@ -220,6 +220,7 @@ public final class SimulatedKubelet implements AutoCloseable {
             String uid = pod.getMetadata().getUid();
             if (pod.getMetadata().getDeletionTimestamp() != null) {
                 devices.release(uid);
+                runtime.stopped(uid);
                 PodDeletion.confirm(client, pod); // its containers are stopped: the kubelet ends the graceful deletion
             } else if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
                 devices.release(uid);
@@ -236,6 +237,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         @Override
         public void onDelete(Pod pod, boolean unknown) {
             devices.release(pod.getMetadata().getUid());
+            runtime.stopped(pod.getMetadata().getUid());
         }
     }
 

@@ -25,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,14 +88,14 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
     private static final class Tracked {
         volatile State state = State.QUEUED;
-        volatile int attempts;
-        volatile int contended;
+        final AtomicInteger attempts = new AtomicInteger();
+        final AtomicInteger contended = new AtomicInteger();
         /** {@link System#nanoTime()} of the filter call that found it unschedulable. */
         volatile long evaluatedAt;
 
         volatile String message = "";
-        /** Bumped whenever the pod is queued, so stale queue entries are skipped. */
-        volatile long generation;
+        /** Bumped whenever the pod is queued, so stale queue entries are skipped (by two informers at once too). */
+        final AtomicLong generation = new AtomicLong();
     }
 
     private record Ready(String key, long generation, long atNanos) implements Delayed {
@@ -147,6 +148,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     }
 
     /** Pods waiting for an attempt, in one, or unschedulable but due for another look: the scheduler still has work. */
+    @Override
     public int busy() {
         return (int) pods.values().stream()
                 .filter(t -> t.state == State.QUEUED
@@ -172,21 +174,25 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     }
 
     /** Pods bound so far. */
+    @Override
     public int bound() {
         return bound.get();
     }
 
     /** {@link System#nanoTime()} of the last successful bind. */
+    @Override
     public long lastBindNanos() {
         return lastBindNanos;
     }
 
     /** Binds refused because another pod held the node lock (each was retried soon). */
+    @Override
     public int contentions() {
         return contentions.get();
     }
 
     /** Binds the extender refused or could not finish for another reason (each was retried with backoff). */
+    @Override
     public int bindFailures() {
         return bindFailures.get();
     }
@@ -202,7 +208,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
             try {
                 Ready ready = queue.take();
                 Tracked t = pods.get(ready.key());
-                if (t == null || t.state != State.QUEUED || t.generation != ready.generation()) {
+                if (t == null || t.state != State.QUEUED || t.generation.get() != ready.generation()) {
                     continue;
                 }
                 Pod pod = podInformer.getStore().getByKey(ready.key());
@@ -278,9 +284,9 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
             } else if (error.contains(LOCK_CONTENTION)) {
                 contentions.incrementAndGet();
                 LOG.debug("pod {}: {}", key, error);
-                t.contended++;
+                int contended = t.contended.incrementAndGet();
                 t.message = "bind to " + node + ": " + error;
-                enqueue(key, t, contentionBackoff.after(t.contended));
+                enqueue(key, t, contentionBackoff.after(contended));
             } else {
                 bindFailures.incrementAndGet();
                 causes.record(
@@ -316,14 +322,14 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
     private void retry(String key, Tracked t, String message) {
         LOG.debug("pod {}: {}", key, message);
-        t.attempts++;
+        int attempts = t.attempts.incrementAndGet();
         t.message = message;
-        enqueue(key, t, backoff.after(t.attempts));
+        enqueue(key, t, backoff.after(attempts));
     }
 
     private void unschedulable(String key, Pod pod, Tracked t, String message) {
         LOG.debug("pod {}: unschedulable: {}", key, message);
-        t.attempts++;
+        t.attempts.incrementAndGet();
         boolean changed = !message.equals(t.message);
         t.message = message;
         t.state = State.UNSCHEDULABLE;
@@ -363,9 +369,9 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     }
 
     private void enqueue(String key, Tracked t, Duration delay) {
-        t.generation++;
+        long generation = t.generation.incrementAndGet();
         t.state = State.QUEUED;
-        queue.add(new Ready(key, t.generation, System.nanoTime() + delay.toNanos()));
+        queue.add(new Ready(key, generation, System.nanoTime() + delay.toNanos()));
     }
 
     /** Something that may let an unschedulable pod fit happened: retry them all, each after its backoff. */
@@ -373,7 +379,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         lastChange = System.nanoTime();
         pods.forEach((key, t) -> {
             if (t.state == State.UNSCHEDULABLE) {
-                enqueue(key, t, backoff.after(t.attempts));
+                enqueue(key, t, backoff.after(t.attempts.get()));
             }
         });
     }
@@ -400,7 +406,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 var t = new Tracked();
                 // Queued only once the map holds it: the loop skips entries it cannot find.
                 if (pods.putIfAbsent(key, t) == null) {
-                    queue.add(new Ready(key, t.generation, System.nanoTime()));
+                    queue.add(new Ready(key, t.generation.get(), System.nanoTime()));
                 }
             }
         }

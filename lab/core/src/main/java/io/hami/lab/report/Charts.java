@@ -5,6 +5,8 @@ import io.hami.lab.fault.FaultEvent;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.observe.PodState;
 import io.hami.lab.observe.Sample;
+import io.hami.lab.usage.ContainerUsage;
+import io.hami.lab.usage.UsageSeries;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -303,6 +305,44 @@ final class Charts {
         }
         return svg.end();
     }
+
+    /** One container's memory on one GPU over time (its monitor's samples) against its limit, in MiB. */
+    static String usage(UsageSeries series) {
+        int w = 330, h = 150, left = 46, right = 10, top = 34, bottom = 24;
+        ContainerUsage u = series.usage();
+        var svg = new Svg(w, h, "memory of " + u.pod() + " " + u.container() + " over time");
+        svg.text(
+                left - 40,
+                14,
+                shorten(u.pod() + " · " + u.container() + " · GPU " + u.device(), 52),
+                "start",
+                11,
+                "#1f2933");
+        svg.text(left - 40, 27, shorten(series.profile(), 60), "start", 10, AXIS);
+        List<UsageSeries.Point> points = series.points();
+        double limit = u.limitBytes() / MIB;
+        double peak = series.peakBytes() / MIB;
+        double maxT = points.isEmpty() ? 1 : Math.max(points.getLast().at().toMillis() / 1000.0, 1);
+        double yMax = niceCeiling(Math.max(Math.max(limit, peak) * 1.05, 1));
+        double plotW = w - left - right, plotH = h - top - bottom;
+        axes(svg, left, top, plotW, plotH, maxT, yMax, "s", "MiB");
+        double yLimit = top + plotH * (1 - limit / yMax);
+        svg.line(left, yLimit, left + plotW, yLimit, "#d64545", 1.5, true);
+        for (int i = 1; i < points.size(); i++) {
+            UsageSeries.Point a = points.get(i - 1), b = points.get(i);
+            svg.line(
+                    left + plotW * a.at().toMillis() / 1000.0 / maxT,
+                    top + plotH * (1 - a.usedBytes() / MIB / yMax),
+                    left + plotW * b.at().toMillis() / 1000.0 / maxT,
+                    top + plotH * (1 - b.usedBytes() / MIB / yMax),
+                    "#2680c2",
+                    2,
+                    false);
+        }
+        return svg.end();
+    }
+
+    private static final double MIB = 1024.0 * 1024.0;
 
     private static String blue(double frac) {
         int r = (int) (235 - 205 * frac), g = (int) (244 - 150 * frac), b = (int) (250 - 60 * frac);

@@ -4,6 +4,7 @@ import io.hami.lab.check.Invariant;
 import io.hami.lab.fault.FaultEvent;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.observe.PodState;
+import io.hami.lab.usage.UsageSeries;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,57 +27,94 @@ public final class ConsoleReport {
     static final double SCALE_GOAL_PODS_PER_SECOND = 300;
 
     private static String throughputGoal(RunReport r) {
-        return r.scenario().equals("scale")
+        return r.run().scenario().equals("scale")
                 ? String.format(
                         Locale.ROOT,
                         " (%.2f of the goal of %.0f pods/s)",
-                        r.podsPerSecond() / SCALE_GOAL_PODS_PER_SECOND,
+                        r.binds().podsPerSecond() / SCALE_GOAL_PODS_PER_SECOND,
                         SCALE_GOAL_PODS_PER_SECOND)
                 : "";
     }
 
+    /** One line on the containers' usage as the node monitors reported it; null when no container had a profile. */
+    static String usageLine(RunReport.Usage usage) {
+        if (usage.series().isEmpty()) {
+            return null;
+        }
+        UsageSeries top = usage.series().stream()
+                .max(java.util.Comparator.comparingDouble(
+                        s -> (double) s.peakBytes() / Math.max(1, s.usage().limitBytes())))
+                .orElseThrow();
+        long containers = usage.series().stream()
+                .map(s -> s.usage().pod() + "/" + s.usage().container())
+                .distinct()
+                .count();
+        long over = usage.series().stream()
+                .filter(s -> s.peakBytes() > s.usage().limitBytes())
+                .count();
+        return String.format(
+                Locale.ROOT,
+                "usage (node monitors): %d containers with workloads, %d GPU series from %d monitors; highest"
+                        + " %s %s: peak %,d of %,d MiB; %d above their limit (allowed: %d)",
+                containers,
+                usage.series().size(),
+                usage.monitors(),
+                top.usage().pod(),
+                top.usage().container(),
+                top.peakBytes() >> 20,
+                top.usage().limitBytes() >> 20,
+                over,
+                usage.series().stream().filter(UsageSeries::overLimit).count());
+    }
+
     public static void print(RunReport r, PrintStream out) {
         out.println();
-        out.println("== " + r.scenario() + ": summary ==");
-        out.println("control plane: " + r.controlPlane());
+        out.println("== " + r.run().scenario() + ": summary ==");
+        out.println("control plane: " + r.run().controlPlane());
         out.printf(
                 Locale.ROOT,
                 "pods: %d planned, %d submitted: %d running, %d succeeded, %d failed, %d unschedulable, %d pending,"
                         + " %d allocating; %d rejected by the webhook%s%n",
-                r.planned(),
-                r.states().values().stream().mapToInt(Integer::intValue).sum()
-                        + r.rejected().size(),
+                r.pods().planned(),
+                r.pods().states().values().stream().mapToInt(Integer::intValue).sum()
+                        + r.pods().rejected().size(),
                 r.count(PodState.RUNNING),
                 r.count(PodState.SUCCEEDED),
                 r.count(PodState.FAILED),
                 r.count(PodState.UNSCHEDULABLE),
                 r.count(PodState.PENDING),
                 r.count(PodState.ALLOCATING),
-                r.rejected().size(),
-                r.notCreated().isEmpty() ? "" : "; " + r.notCreated().size() + " could not be created");
+                r.pods().rejected().size(),
+                r.pods().notCreated().isEmpty()
+                        ? ""
+                        : "; " + r.pods().notCreated().size() + " could not be created");
         out.printf(
                 Locale.ROOT,
                 "scheduling: %.1f pods/s bound%s; binds retried: %d for node-lock contention, %d for other errors;"
                         + " %d API writes failed on purpose%n",
-                r.podsPerSecond(),
+                r.binds().podsPerSecond(),
                 throughputGoal(r),
-                r.contentions(),
-                r.bindRetries(),
-                r.apiErrors());
+                r.binds().contentions(),
+                r.binds().retries(),
+                r.chaos().apiErrors());
+        String usage = usageLine(r.usage());
+        if (usage != null) {
+            out.println(usage);
+        }
         reasons(
                 out,
                 "binds and filters that failed (other than for node-lock contention), by cause",
-                r.failureCauses());
-        reasons(out, "unschedulable", r.unschedulable());
-        reasons(out, "failed", r.failed());
+                r.binds().failureCauses());
+        reasons(out, "unschedulable", r.pods().unschedulable());
+        reasons(out, "failed", r.pods().failed());
         var rejected = new LinkedHashMap<String, Integer>();
-        r.rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
+        r.pods().rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
         reasons(out, "rejected by the webhook", rejected);
         allocation(out, r.devices());
-        latencies(out, r.latencies(), r.latencySource());
-        if (!r.faults().isEmpty()) {
+        latencies(out, r.binds().latencies(), r.run().latencySource());
+        if (!r.chaos().faults().isEmpty()) {
             out.println("faults:");
-            for (FaultEvent f : r.faults()) {
+            for (FaultEvent f : r.chaos().faults()) {
                 out.println("  " + Format.seconds(f.at()) + "  " + (f.failed() ? "FAILED: " : "") + f.what());
             }
         }

@@ -25,6 +25,8 @@ public final class HtmlReport {
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
     /** Beyond this many nodes the report shows how full the nodes are instead of every device. */
     private static final int MAX_NODE_CHARTS = 64;
+    /** Containers' usage charts beyond this many are left out. */
+    private static final int MAX_USAGE_CHARTS = 48;
 
     private static final int MAX_HEATMAP_ROWS = 256;
     private static final int MAX_VIOLATIONS = 20;
@@ -45,6 +47,7 @@ public final class HtmlReport {
             .pass{color:#1f6b35;font-weight:600}.fail{color:#8e1b1b;font-weight:600}
             .chart{background:#fff;border:1px solid #d9e2ec;border-radius:6px;padding:10px;margin:8px 0;overflow-x:auto}
             .row{display:flex;flex-wrap:wrap;gap:10px}.nodes{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:10px}
+            .usage{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:10px}
             .legend span{display:inline-block;margin-right:14px;font-size:13px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
             ol.faults{font-size:13px;margin:6px 0 0;padding-left:22px}ul.v{margin:4px 0 0;padding-left:18px;font-size:12px}
             small{color:#52606d}
@@ -55,7 +58,8 @@ public final class HtmlReport {
     /** Writes the report into {@code dir} and returns its path. */
     public static Path write(RunReport r, Path dir) throws IOException {
         Files.createDirectories(dir);
-        Path file = dir.resolve(r.scenario() + "-" + FILE_TIME.format(r.startedAt()) + ".html");
+        Path file =
+                dir.resolve(r.run().scenario() + "-" + FILE_TIME.format(r.run().startedAt()) + ".html");
         Files.writeString(file, render(r));
         return file;
     }
@@ -63,7 +67,7 @@ public final class HtmlReport {
     static String render(RunReport r) {
         var h = new StringBuilder();
         h.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>hami lab: ")
-                .append(esc(r.scenario()))
+                .append(esc(r.run().scenario()))
                 .append("</title><style>")
                 .append(STYLE)
                 .append("</style></head><body><main>");
@@ -71,36 +75,37 @@ public final class HtmlReport {
         cards(h, r);
         invariants(h, r.invariants());
         pods(h, r);
-        latency(h, r.latencies(), r.latencySource());
+        latency(h, r.binds().latencies(), r.run().latencySource());
         allocation(h, r);
+        usage(h, r.usage());
         reasons(h, r);
         h.append("</main></body></html>\n");
         return h.toString();
     }
 
     private static void header(StringBuilder h, RunReport r) {
-        h.append("<h1>hami lab: ").append(esc(r.scenario())).append("</h1>");
+        h.append("<h1>hami lab: ").append(esc(r.run().scenario())).append("</h1>");
         h.append("<p class=\"meta\">started ")
-                .append(SHOWN_TIME.format(r.startedAt()))
+                .append(SHOWN_TIME.format(r.run().startedAt()))
                 .append(" · seed ")
-                .append(r.seed())
+                .append(r.run().seed())
                 .append(" · cluster up in ")
-                .append(Format.seconds(r.setup()))
+                .append(Format.seconds(r.run().setup()))
                 .append(" · workload ran ")
-                .append(Format.seconds(r.took()))
+                .append(Format.seconds(r.run().took()))
                 .append(" · nodes: ");
         h.append(String.join(
                 ", ",
-                r.nodes().entrySet().stream()
+                r.run().nodes().entrySet().stream()
                         .filter(e -> e.getValue() > 0)
                         .map(e -> e.getValue() + " " + e.getKey())
                         .toList()));
         h.append(" · ").append(r.devices().size()).append(" devices</p>");
         h.append("<p class=\"meta\">control plane: ")
-                .append(esc(r.controlPlane()))
+                .append(esc(r.run().controlPlane()))
                 .append("</p>");
-        if (!r.description().isEmpty()) {
-            h.append("<p class=\"desc\">").append(esc(r.description())).append("</p>");
+        if (!r.run().description().isEmpty()) {
+            h.append("<p class=\"desc\">").append(esc(r.run().description())).append("</p>");
         }
         long broken = r.invariants().stream().filter(i -> !i.holds()).count();
         h.append("<div class=\"verdict ")
@@ -113,16 +118,16 @@ public final class HtmlReport {
 
     private static void cards(StringBuilder h, RunReport r) {
         h.append("<div class=\"cards\">");
-        card(h, Integer.toString(r.planned()), "pods planned");
+        card(h, Integer.toString(r.pods().planned()), "pods planned");
         card(h, Integer.toString(r.count(PodState.RUNNING)), "running at the end");
         card(h, Integer.toString(r.count(PodState.SUCCEEDED)), "finished (devices freed)");
         card(h, Integer.toString(r.count(PodState.UNSCHEDULABLE)), "unschedulable");
         card(h, Integer.toString(r.count(PodState.FAILED)), "failed");
-        card(h, Integer.toString(r.rejected().size()), "rejected by the webhook");
-        card(h, String.format(Locale.ROOT, "%.1f", r.podsPerSecond()), "pods bound per second");
-        Latencies.Stats bind = r.latencies().getOrDefault(Latencies.BIND, Latencies.Stats.EMPTY);
+        card(h, Integer.toString(r.pods().rejected().size()), "rejected by the webhook");
+        card(h, String.format(Locale.ROOT, "%.1f", r.binds().podsPerSecond()), "pods bound per second");
+        Latencies.Stats bind = r.binds().latencies().getOrDefault(Latencies.BIND, Latencies.Stats.EMPTY);
         card(h, Format.latency(bind.quantile(0.99)), "bind p99");
-        Latencies.Stats allocate = r.latencies().get(Latencies.ALLOCATE);
+        Latencies.Stats allocate = r.binds().latencies().get(Latencies.ALLOCATE);
         if (allocate != null) {
             card(h, Format.latency(allocate.quantile(0.99)), "Allocate p99");
         }
@@ -167,7 +172,8 @@ public final class HtmlReport {
     }
 
     private static void pods(StringBuilder h, RunReport r) {
-        h.append("<h2>Pods over time</h2><div class=\"chart\">").append(Charts.podsOverTime(r.samples(), r.faults()));
+        h.append("<h2>Pods over time</h2><div class=\"chart\">")
+                .append(Charts.podsOverTime(r.samples(), r.chaos().faults()));
         h.append("<div class=\"legend\">");
         for (PodState s : Charts.STACK.reversed()) {
             h.append("<span><i style=\"background:")
@@ -177,9 +183,9 @@ public final class HtmlReport {
                     .append("</span>");
         }
         h.append("</div>");
-        if (!r.faults().isEmpty()) {
+        if (!r.chaos().faults().isEmpty()) {
             h.append("<ol class=\"faults\">");
-            for (FaultEvent f : r.faults()) {
+            for (FaultEvent f : r.chaos().faults()) {
                 h.append("<li>")
                         .append(Format.seconds(f.at()))
                         .append(": ")
@@ -245,6 +251,37 @@ public final class HtmlReport {
         }
     }
 
+    /** Per container with a workload and per GPU: its memory over time, as its node monitor reported it. */
+    private static void usage(StringBuilder h, RunReport.Usage usage) {
+        if (usage.series().isEmpty()) {
+            return;
+        }
+        h.append("<h2>Container usage</h2><p class=\"meta\">Memory in use per container and GPU as the node monitors ")
+                .append("(one per node with NVIDIA devices, ")
+                .append(usage.monitors())
+                .append(
+                        ") reported it, sampled every second, against the container's limit (dashed red). A region stays ")
+                .append("until its pod is deleted, so after a pod ends its last figures are still reported. The ")
+                .append("containers run hami-workload with the scenario's usage profile, writing HAMi-core's shared ")
+                .append("region. First ")
+                .append(Math.min(usage.series().size(), MAX_USAGE_CHARTS))
+                .append(" of ")
+                .append(usage.series().size())
+                .append(".</p><div class=\"usage\">");
+        usage.series().stream()
+                .limit(MAX_USAGE_CHARTS)
+                .forEach(s -> h.append("<div class=\"chart\">")
+                        .append(Charts.usage(s))
+                        .append("</div>"));
+        h.append("</div>");
+        if (!usage.scrapeExcerpt().isEmpty()) {
+            h.append("<p class=\"meta\">A node monitor's <code>/metrics</code> at the end, one container's series:</p>")
+                    .append("<pre class=\"chart\">")
+                    .append(esc(String.join("\n", usage.scrapeExcerpt())))
+                    .append("</pre>");
+        }
+    }
+
     private static void reasons(StringBuilder h, RunReport r) {
         table(
                 h,
@@ -252,18 +289,22 @@ public final class HtmlReport {
                 "times",
                 "the extender's error for binds refused other than for node-lock contention, and failed "
                         + "filters, with pod, node and times folded out (each was retried)",
-                r.failureCauses());
+                r.binds().failureCauses());
         table(
                 h,
                 "Why pods are unschedulable",
                 "kube-scheduler's message (the extender's reasons per node)",
-                r.unschedulable());
-        table(h, "Why pods failed", "reason and message written by the kubelet", r.failed());
+                r.pods().unschedulable());
+        table(
+                h,
+                "Why pods failed",
+                "reason and message written by the kubelet",
+                r.pods().failed());
         var rejected = new java.util.TreeMap<String, Integer>();
-        r.rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
+        r.pods().rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
         table(h, "Pods the webhook rejected", "the webhook's message", rejected);
         var notCreated = new java.util.TreeMap<String, Integer>();
-        r.notCreated().values().forEach(m -> notCreated.merge(m, 1, Integer::sum));
+        r.pods().notCreated().values().forEach(m -> notCreated.merge(m, 1, Integer::sum));
         table(h, "Pods that could not be created", "the last error", notCreated);
     }
 

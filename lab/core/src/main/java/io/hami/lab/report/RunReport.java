@@ -5,6 +5,7 @@ import io.hami.lab.fault.FaultEvent;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.observe.PodState;
 import io.hami.lab.observe.Sample;
+import io.hami.lab.usage.UsageSeries;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,59 +14,97 @@ import java.util.Map;
 /**
  * Everything a finished run tells, for the console summary and the HTML report.
  *
- * @param scenario       scenario name
- * @param description    what the scenario shows
- * @param seed           the seed it ran with
- * @param startedAt      wall-clock start
- * @param setup          how long starting the cluster took
- * @param took           how long the workload part ran
- * @param nodes          nodes by kind: {@code with plugins}, {@code synthetic}
- * @param planned        pods the workload planned
- * @param states         pods per state at the end
- * @param rejected       pods the webhook denied, with its message
- * @param notCreated     pods that could not be created, with the error
- * @param unschedulable  kube-scheduler's message for the pods left unschedulable, with how many pods got it
- * @param failed         the reasons of failed pods, with how many
- * @param devices        every device's allocation
- * @param latencies      filter, prioritize, bind and Allocate latency
- * @param podsPerSecond  pods bound per second, from the start of the workload to the last bind
- * @param bindRetries    binds the extender refused or could not finish, other than for lock contention (retried)
- * @param contentions    binds refused because another pod held the node lock (retried)
- * @param failureCauses  the other refused binds (and failed filters) by cause, the error text with pod, node and time
- *                       folded out, most frequent first
- * @param apiErrors      API writes failed on purpose
- * @param faults         what the fault injector did
- * @param samples        the cluster over time
- * @param invariants     the invariant checks
- * @param controlPlane   which API server and kube-scheduler ran
- * @param latencySource  where the filter and bind latencies were measured
+ * @param run        which scenario ran, how and for how long
+ * @param pods       what became of the workload's pods
+ * @param binds      how fast and how cleanly they were placed
+ * @param devices    every device's allocation
+ * @param chaos      the faults the run injected
+ * @param samples    the cluster over time
+ * @param invariants the invariant checks
+ * @param usage      what the containers with a usage profile used, as the node monitors reported it
  */
 public record RunReport(
-        String scenario,
-        String description,
-        long seed,
-        Instant startedAt,
-        Duration setup,
-        Duration took,
-        Map<String, Integer> nodes,
-        int planned,
-        Map<PodState, Integer> states,
-        Map<String, String> rejected,
-        Map<String, String> notCreated,
-        Map<String, Integer> unschedulable,
-        Map<String, Integer> failed,
+        Run run,
+        Pods pods,
+        Binds binds,
         List<DeviceRow> devices,
-        Map<String, Latencies.Stats> latencies,
-        double podsPerSecond,
-        int bindRetries,
-        int contentions,
-        Map<String, Integer> failureCauses,
-        int apiErrors,
-        List<FaultEvent> faults,
+        Chaos chaos,
         List<Sample> samples,
         List<Invariant> invariants,
-        String controlPlane,
-        String latencySource) {
+        Usage usage) {
+    /**
+     * @param scenario      scenario name
+     * @param description   what the scenario shows
+     * @param seed          the seed it ran with
+     * @param startedAt     wall-clock start
+     * @param setup         how long starting the cluster took
+     * @param took          how long the workload part ran
+     * @param nodes         nodes by kind: {@code with plugins}, {@code synthetic}
+     * @param controlPlane  which API server and kube-scheduler ran
+     * @param latencySource where the filter and bind latencies were measured
+     */
+    public record Run(
+            String scenario,
+            String description,
+            long seed,
+            Instant startedAt,
+            Duration setup,
+            Duration took,
+            Map<String, Integer> nodes,
+            String controlPlane,
+            String latencySource) {}
+
+    /**
+     * @param planned       pods the workload planned
+     * @param states        pods per state at the end
+     * @param rejected      pods the webhook denied, with its message
+     * @param notCreated    pods that could not be created, with the error
+     * @param unschedulable kube-scheduler's message for the pods left unschedulable, with how many pods got it
+     * @param failed        the reasons of failed pods, with how many
+     */
+    public record Pods(
+            int planned,
+            Map<PodState, Integer> states,
+            Map<String, String> rejected,
+            Map<String, String> notCreated,
+            Map<String, Integer> unschedulable,
+            Map<String, Integer> failed) {}
+
+    /**
+     * @param latencies     filter, prioritize, bind and Allocate latency
+     * @param podsPerSecond pods bound per second, from the start of the workload to the last bind
+     * @param retries       binds the extender refused or could not finish, other than for lock contention (retried)
+     * @param contentions   binds refused because another pod held the node lock (retried)
+     * @param failureCauses the other refused binds (and failed filters) by cause, the error text with pod, node and
+     *                      time folded out, most frequent first
+     */
+    public record Binds(
+            Map<String, Latencies.Stats> latencies,
+            double podsPerSecond,
+            int retries,
+            int contentions,
+            Map<String, Integer> failureCauses) {}
+
+    /**
+     * @param apiErrors API writes failed on purpose
+     * @param faults    what the fault injector did
+     */
+    public record Chaos(int apiErrors, List<FaultEvent> faults) {}
+
+    /**
+     * @param monitors how many node monitors ran (one per node with NVIDIA devices)
+     * @param series   per container with a workload and per GPU, its memory over time against its limit
+     * @param scrapeExcerpt one container's lines of a monitor's {@code /metrics}, scraped over HTTP at the end
+     */
+    public record Usage(int monitors, List<UsageSeries> series, List<String> scrapeExcerpt) {
+        public static final Usage NONE = new Usage(0, List.of(), List.of());
+
+        public Usage {
+            series = List.copyOf(series);
+            scrapeExcerpt = List.copyOf(scrapeExcerpt);
+        }
+    }
+
     /** How the embedded run measures: the simulated kube-scheduler times its own HTTP calls. */
     public static final String SIMULATED_LATENCIES =
             "Measured by the simulated kube-scheduler around its HTTP calls to the "
@@ -81,64 +120,11 @@ public record RunReport(
 
     public static final String EMBEDDED = "embedded API server, simulated kube-scheduler";
 
-    /** A run on the embedded API server. */
-    public RunReport(
-            String scenario,
-            String description,
-            long seed,
-            Instant startedAt,
-            Duration setup,
-            Duration took,
-            Map<String, Integer> nodes,
-            int planned,
-            Map<PodState, Integer> states,
-            Map<String, String> rejected,
-            Map<String, String> notCreated,
-            Map<String, Integer> unschedulable,
-            Map<String, Integer> failed,
-            List<DeviceRow> devices,
-            Map<String, Latencies.Stats> latencies,
-            double podsPerSecond,
-            int bindRetries,
-            int contentions,
-            Map<String, Integer> failureCauses,
-            int apiErrors,
-            List<FaultEvent> faults,
-            List<Sample> samples,
-            List<Invariant> invariants) {
-        this(
-                scenario,
-                description,
-                seed,
-                startedAt,
-                setup,
-                took,
-                nodes,
-                planned,
-                states,
-                rejected,
-                notCreated,
-                unschedulable,
-                failed,
-                devices,
-                latencies,
-                podsPerSecond,
-                bindRetries,
-                contentions,
-                failureCauses,
-                apiErrors,
-                faults,
-                samples,
-                invariants,
-                EMBEDDED,
-                SIMULATED_LATENCIES);
-    }
-
     public boolean invariantsHold() {
         return invariants.stream().allMatch(Invariant::holds);
     }
 
     public int count(PodState state) {
-        return states.getOrDefault(state, 0);
+        return pods.states().getOrDefault(state, 0);
     }
 }

@@ -130,13 +130,14 @@ final class ScenarioRules {
                 problems.add(at + ".containers: a pod needs at least one container");
             }
             var containerNames = new HashSet<String>();
-            checkContainers(wl.initContainers(), at + ".initContainers", containerNames, problems);
-            checkContainers(wl.containers(), at + ".containers", containerNames, problems);
+            String named = wl.name() == null ? at : at + " (" + wl.name() + ")";
+            checkContainers(wl.initContainers(), named + ".initContainers", true, containerNames, problems);
+            checkContainers(wl.containers(), named + ".containers", false, containerNames, problems);
         }
     }
 
     private static void checkContainers(
-            List<ContainerSpec> containers, String at, Set<String> names, List<String> problems) {
+            List<ContainerSpec> containers, String at, boolean init, Set<String> names, List<String> problems) {
         for (int c = 0; c < containers.size(); c++) {
             ContainerSpec spec = containers.get(c);
             String here = at + "[" + c + "]";
@@ -150,6 +151,9 @@ final class ScenarioRules {
                     problems.add(here + ".resources." + resource + " has no value");
                 }
             });
+            if (spec.usage() != null) {
+                problems.addAll(UsageRules.check(spec.usage(), here + ".usage", init, spec.resources()));
+            }
         }
     }
 

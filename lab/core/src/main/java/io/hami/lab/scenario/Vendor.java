@@ -1,6 +1,12 @@
 package io.hami.lab.scenario;
 
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackend;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.spi.ResourceNames;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The four vendors as a scenario names them, with what the lab needs to give a node that vendor's mock
@@ -45,6 +51,17 @@ public enum Vendor {
      */
     public boolean registered() {
         return this == NVIDIA || this == HYGON;
+    }
+
+    /** This vendor's resource names under the lab's device config (the defaults). */
+    public ResourceNames resources() {
+        return Resources.BY_KEYWORD.get(keyword);
+    }
+
+    /** Loaded on first use: reading a scenario needs no backend otherwise. */
+    private static final class Resources {
+        static final Map<String, ResourceNames> BY_KEYWORD = DeviceBackends.load(DeviceConfig.DEFAULTS).all().stream()
+                .collect(Collectors.toMap(DeviceBackend::vendor, DeviceBackend::resources));
     }
 
     /** The mock library files, the first being the one the plugin loads. */

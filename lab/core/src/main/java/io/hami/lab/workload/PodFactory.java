@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.lab.LabKeys;
 import io.hami.lab.scenario.ContainerSpec;
+import io.hami.lab.usage.UsageAnnotation;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,10 @@ public final class PodFactory {
         var annotations = new LinkedHashMap<>(plan.workload().annotations());
         if (plan.lifetime() != null) {
             annotations.put(LabKeys.LIFETIME_MS, Long.toString(plan.lifetime().toMillis()));
+        }
+        String usage = UsageAnnotation.encode(plan.workload().containers());
+        if (usage != null) {
+            annotations.put(LabKeys.USAGE, usage);
         }
         return new PodBuilder()
                 .withNewMetadata()

@@ -227,16 +227,15 @@ class InvariantCheckerTest {
 
     private static ContainerAllocation allocation(Pod pod, int index, Map<String, String> env) {
         return new ContainerAllocation(
-                pod.getMetadata().getUid(),
-                "default/" + pod.getMetadata().getName(),
-                NODE,
-                index,
-                "c",
+                new ContainerAllocation.ContainerRef(
+                        pod.getMetadata().getUid(),
+                        "default/" + pod.getMetadata().getName(),
+                        NODE,
+                        index,
+                        "c"),
                 "nvidia.com/gpu",
                 List.of("id-0"),
-                env,
-                List.of(),
-                List.of(),
+                new ContainerAllocation.Answer(env, List.of(), List.of()),
                 Duration.ofMillis(1));
     }
 }

@@ -10,6 +10,8 @@ import io.hami.lab.metrics.Latencies;
 import io.hami.lab.observe.PodState;
 import io.hami.lab.observe.Sample;
 import io.hami.lab.scenario.Vendor;
+import io.hami.lab.usage.ContainerUsage;
+import io.hami.lab.usage.UsageSeries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,29 +36,44 @@ class HtmlReportTest {
                         Map.of(key, new DeviceAccounting.Usage(2, 8000, 40))),
                 new Sample(Duration.ofSeconds(2), Map.of(PodState.SUCCEEDED, 2), Map.of()));
         return new RunReport(
-                "demo",
-                "a demo & more",
-                3,
-                Instant.parse("2026-01-02T03:04:05Z"),
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(9),
-                Map.of("with plugins", 1, "synthetic", 0),
-                3,
-                Map.of(PodState.SUCCEEDED, 2),
-                Map.of("bad-0", "pod sets annotation <x>"),
-                Map.of(),
-                Map.of("0/1 nodes are available: 1 NodeInsufficientDevice.", 1),
-                Map.of(),
+                new RunReport.Run(
+                        "demo",
+                        "a demo & more",
+                        3,
+                        Instant.parse("2026-01-02T03:04:05Z"),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(9),
+                        Map.of("with plugins", 1, "synthetic", 0),
+                        RunReport.EMBEDDED,
+                        RunReport.SIMULATED_LATENCIES),
+                new RunReport.Pods(
+                        3,
+                        Map.of(PodState.SUCCEEDED, 2),
+                        Map.of("bad-0", "pod sets annotation <x>"),
+                        Map.of(),
+                        Map.of("0/1 nodes are available: 1 NodeInsufficientDevice.", 1),
+                        Map.of()),
+                new RunReport.Binds(
+                        latencies.stats(),
+                        1.5,
+                        1,
+                        4,
+                        Map.of("bind: pod <pod> changed while it was bound to <node>", 1)),
                 List.of(new DeviceRow(device, 0, 0, 0, 8000, 40)),
-                latencies.stats(),
-                1.5,
-                1,
-                4,
-                Map.of("bind: pod <pod> changed while it was bound to <node>", 1),
-                2,
-                List.of(new FaultEvent(Duration.ofSeconds(1), "restart the nvidia plugin on gpu-0", false)),
+                new RunReport.Chaos(
+                        2, List.of(new FaultEvent(Duration.ofSeconds(1), "restart the nvidia plugin on gpu-0", false))),
                 samples,
-                invariants);
+                invariants,
+                new RunReport.Usage(
+                        1,
+                        List.of(new UsageSeries(
+                                new ContainerUsage("default/infer-0", "server <a>", 0, "GPU-1", 3L << 30, 4L << 30),
+                                "ramp, memory 75%, sm 40",
+                                false,
+                                List.of(
+                                        new UsageSeries.Point(Duration.ofSeconds(1), 1L << 30),
+                                        new UsageSeries.Point(Duration.ofSeconds(2), 3L << 30)))),
+                        List.of("hami_vgpu_memory_used_bytes{container=\"server <a>\"} 3.221225472E9")));
     }
 
     @Test
@@ -76,6 +93,10 @@ class HtmlReportTest {
                         "restart the nvidia plugin on gpu-0",
                         "0/1 nodes are available: 1 NodeInsufficientDevice.",
                         "Why binds failed",
+                        "Container usage",
+                        "default/infer-0 · server &lt;a&gt; · GPU 0",
+                        "ramp, memory 75%, sm 40",
+                        "hami_vgpu_memory_used_bytes{container=&quot;server &lt;a&gt;&quot;} 3.221225472E9",
                         "bind: pod &lt;pod&gt; changed while it was bound to &lt;node&gt;");
         assertThat(html)
                 .contains("a demo &amp; more", "A100 &lt;40GB&gt;", "pod sets annotation &lt;x&gt;")

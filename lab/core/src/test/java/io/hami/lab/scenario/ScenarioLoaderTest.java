@@ -154,4 +154,88 @@ class ScenarioLoaderTest {
 
         assertThat(s.workloads().getFirst().count()).isEqualTo(1);
     }
+
+    private static final String MAIN = "{name: main, resources: {nvidia.com/gpu: 1, nvidia.com/gpumem: 4000}}";
+
+    private static String withMain(String main) {
+        return VALID.replace(MAIN, main);
+    }
+
+    @Test
+    void usageProfilesAreReadWithDefaults() throws Exception {
+        Scenario s = ScenarioLoader.parse(
+                withMain("{name: main, resources: {nvidia.com/gpu: 1, nvidia.com/gpumem: 4000},"
+                        + " usage: {memory: 60%, sm: 40, profile: ramp}}"),
+                "tiny.yaml");
+        UsageProfile usage = s.workloads().getFirst().containers().getFirst().usage();
+
+        assertThat(usage).isEqualTo(new UsageProfile("60%", 40, UsageProfile.Shape.RAMP, false));
+        assertThat(usage.memoryMib(4000)).isEqualTo(2400);
+        assertThat(new UsageProfile("3000", null, null, null))
+                .isEqualTo(new UsageProfile("3000", 0, UsageProfile.Shape.STEADY, false));
+        assertThat(new UsageProfile("3000", null, null, null).memoryMib(4000)).isEqualTo(3000);
+        assertThat(ScenarioLoader.parse(VALID, "tiny.yaml")
+                        .workloads()
+                        .getFirst()
+                        .containers()
+                        .getFirst()
+                        .usage())
+                .as("no profile: no workload")
+                .isNull();
+    }
+
+    @Test
+    void usageProfileErrorsNameTheWorkloadAndTheKey() {
+        assertThatThrownBy(() -> ScenarioLoader.parse(
+                        withMain("{name: main, resources: {nvidia.com/gpu: 1}, usage: {memory: 10%, profile: wave}}"),
+                        "tiny.yaml"))
+                .hasMessageContaining(
+                        "key workloads[0].containers[0].usage.profile: \"wave\" is not one of steady, ramp, burst");
+        assertThatThrownBy(() -> ScenarioLoader.parse(
+                        withMain("{name: main, resources: {nvidia.com/gpu: 1}, usage: {memory: 10%, gpu: 3}}"),
+                        "tiny.yaml"))
+                .hasMessageContaining("unknown key \"gpu\" at workloads[0].containers[0].usage")
+                .hasMessageContaining("memory, overLimit, profile, sm");
+        assertThatThrownBy(() -> ScenarioLoader.parse(
+                        withMain("{name: main, resources: {nvidia.com/gpu: 1, nvidia.com/gpumem: 4000},"
+                                + " usage: {memory: lots, sm: 140}}"),
+                        "tiny.yaml"))
+                .hasMessageContaining("workloads[0] (infer).containers[0].usage.sm (SM utilisation in percent) must be"
+                        + " 0..100, got 140")
+                .hasMessageContaining("workloads[0] (infer).containers[0].usage.memory \"lots\" is neither a share of"
+                        + " the limit such as 60% nor MiB such as 3000");
+    }
+
+    @Test
+    void usageAboveTheLimitNeedsOverLimitAndOnlyAnNvidiaAppContainerGetsAProfile() throws Exception {
+        String above = "{name: main, resources: {nvidia.com/gpu: 1, nvidia.com/gpumem: 4000}, usage: {memory: 4500}}";
+        assertThatThrownBy(() -> ScenarioLoader.parse(withMain(above), "tiny.yaml"))
+                .hasMessageContaining("workloads[0] (infer).containers[0].usage.memory 4500 is above the container's"
+                        + " memory limit; add overLimit: true");
+        assertThat(ScenarioLoader.parse(withMain(above.replace("4500}", "4500, overLimit: true}")), "tiny.yaml")
+                        .workloads()
+                        .getFirst()
+                        .containers()
+                        .getFirst()
+                        .usage()
+                        .overLimit())
+                .isTrue();
+        assertThatThrownBy(() ->
+                        ScenarioLoader.parse(withMain(above.replace("memory: 4500}", "memory: 120%}")), "tiny.yaml"))
+                .hasMessageContaining("usage.memory 120% is above the container's memory limit");
+        assertThatThrownBy(() -> ScenarioLoader.parse(
+                        withMain(above.replace("memory: 4500}", "memory: 50%, overLimit: true}")), "tiny.yaml"))
+                .hasMessageContaining("usage.overLimit is true but memory 50% stays within the limit");
+        assertThatThrownBy(() -> ScenarioLoader.parse(
+                        VALID.replace(
+                                "{name: warm, resources: {nvidia.com/gpu: 1}}",
+                                "{name: warm, resources: {nvidia.com/gpu: 1}, usage: {memory: 10%}}"),
+                        "tiny.yaml"))
+                .hasMessageContaining(
+                        "workloads[0] (infer).initContainers[0].usage: init containers end before the pod" + " runs");
+        assertThatThrownBy(() -> ScenarioLoader.parse(
+                        withMain("{name: main, resources: {cambricon.com/vmlu: 1}, usage: {memory: 10%}}"),
+                        "tiny.yaml"))
+                .hasMessageContaining("workloads[0] (infer).containers[0].usage: a usage profile needs an NVIDIA GPU");
+    }
 }

@@ -85,6 +85,7 @@ public final class nvml_h {
     private final NativeLibrary.Symbol nvmlDeviceGetMinorNumber$symbol;
     private final NativeLibrary.Symbol nvmlDeviceGetNumaNodeId$symbol;
     private final NativeLibrary.Symbol nvmlDeviceGetCudaComputeCapability$symbol;
+    private final NativeLibrary.Symbol nvmlDeviceGetUtilizationRates$symbol;
     private final NativeLibrary.Symbol nvmlEventSetCreate$symbol;
     private final NativeLibrary.Symbol nvmlDeviceGetSupportedEventTypes$symbol;
     private final NativeLibrary.Symbol nvmlDeviceRegisterEvents$symbol;
@@ -109,6 +110,7 @@ public final class nvml_h {
         this.nvmlDeviceGetMinorNumber$symbol = library.symbol("nvmlDeviceGetMinorNumber");
         this.nvmlDeviceGetNumaNodeId$symbol = library.symbol("nvmlDeviceGetNumaNodeId");
         this.nvmlDeviceGetCudaComputeCapability$symbol = library.symbol("nvmlDeviceGetCudaComputeCapability");
+        this.nvmlDeviceGetUtilizationRates$symbol = library.symbol("nvmlDeviceGetUtilizationRates");
         this.nvmlEventSetCreate$symbol = library.symbol("nvmlEventSetCreate");
         this.nvmlDeviceGetSupportedEventTypes$symbol = library.symbol("nvmlDeviceGetSupportedEventTypes");
         this.nvmlDeviceRegisterEvents$symbol = library.symbol("nvmlDeviceRegisterEvents");
@@ -561,6 +563,34 @@ public final class nvml_h {
     public int nvmlDeviceGetCudaComputeCapability(MemorySegment device, MemorySegment major, MemorySegment minor) {
         try {
             return (int) nvmlDeviceGetCudaComputeCapability.HANDLE.invokeExact(nvmlDeviceGetCudaComputeCapability$address(), device, major, minor);
+        } catch (Error | RuntimeException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class nvmlDeviceGetUtilizationRates {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER);
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(DESC);
+    }
+
+    public static FunctionDescriptor nvmlDeviceGetUtilizationRates$descriptor() {
+        return nvmlDeviceGetUtilizationRates.DESC;
+    }
+
+    public MemorySegment nvmlDeviceGetUtilizationRates$address() {
+        return nvmlDeviceGetUtilizationRates$symbol.address();
+    }
+
+    /**
+     * {@snippet lang=c :
+     * nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization)
+     * }
+     */
+    public int nvmlDeviceGetUtilizationRates(MemorySegment device, MemorySegment utilization) {
+        try {
+            return (int) nvmlDeviceGetUtilizationRates.HANDLE.invokeExact(nvmlDeviceGetUtilizationRates$address(), device, utilization);
         } catch (Error | RuntimeException ex) {
             throw ex;
         } catch (Throwable ex) {

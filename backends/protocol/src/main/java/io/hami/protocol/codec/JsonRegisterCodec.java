@@ -14,11 +14,11 @@ import tools.jackson.databind.JsonNode;
  * mode, health}; zero values omitted; keys read case-insensitively; unknown keys ignored; every number a
  * non-negative int32.
  */
-public final class NvidiaRegisterCodec {
+public final class JsonRegisterCodec {
     private static final List<String> KEYS =
             List.of("id", "index", "count", "devmem", "devcore", "type", "numa", "mode", "health");
 
-    private NvidiaRegisterCodec() {}
+    private JsonRegisterCodec() {}
 
     public static List<DeviceInfo> decode(String value) throws AnnotationFormatException {
         JsonNode root;

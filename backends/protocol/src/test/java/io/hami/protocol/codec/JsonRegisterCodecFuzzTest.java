@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * The NVIDIA register value (design D2 in docs/design.md#d2, docs/upstream.md#json-register): JSON byte-compatible
  * with Go's encoding/json.
  */
-class NvidiaRegisterCodecFuzzTest {
+class JsonRegisterCodecFuzzTest {
 
     private static List<DeviceInfo> lists(FuzzedDataProvider data) {
         return CodecInputs.deviceLists(data, CodecInputs::anyText, 6);
@@ -31,21 +31,20 @@ class NvidiaRegisterCodecFuzzTest {
     @FuzzTest
     void decodeOfEncodeGivesTheDevicesSortedByIndex(FuzzedDataProvider data) throws Exception {
         List<DeviceInfo> devices = lists(data);
-        assertThat(NvidiaRegisterCodec.decode(NvidiaRegisterCodec.encode(devices)))
-                .isEqualTo(sortedByIndex(devices));
+        assertThat(JsonRegisterCodec.decode(JsonRegisterCodec.encode(devices))).isEqualTo(sortedByIndex(devices));
     }
 
     @FuzzTest
     void encodeIsWhatGoMarshalWrites(FuzzedDataProvider data) {
         List<DeviceInfo> devices = lists(data);
-        assertThat(NvidiaRegisterCodec.encode(devices)).isEqualTo(GoJsonOracle.marshal(sortedByIndex(devices)));
+        assertThat(JsonRegisterCodec.encode(devices)).isEqualTo(GoJsonOracle.marshal(sortedByIndex(devices)));
     }
 
     @FuzzTest
     void canonicalValuesReencodeByteForByte(FuzzedDataProvider data) throws Exception {
         List<DeviceInfo> devices = lists(data);
         String canonical = GoJsonOracle.marshal(sortedByIndex(devices));
-        assertThat(NvidiaRegisterCodec.encode(NvidiaRegisterCodec.decode(canonical)))
+        assertThat(JsonRegisterCodec.encode(JsonRegisterCodec.decode(canonical)))
                 .isEqualTo(canonical);
     }
 
@@ -54,7 +53,7 @@ class NvidiaRegisterCodecFuzzTest {
         List<DeviceInfo> devices = lists(data);
         long seed = data.consumeLong();
         String noisy = GoJsonOracle.noisy(devices, new Random(seed));
-        assertThat(NvidiaRegisterCodec.decode(noisy)).as(noisy).isEqualTo(devices);
+        assertThat(JsonRegisterCodec.decode(noisy)).as(noisy).isEqualTo(devices);
     }
 
     @FuzzTest
@@ -63,7 +62,7 @@ class NvidiaRegisterCodecFuzzTest {
         long seed = data.consumeLong();
         var shuffled = new java.util.ArrayList<>(devices);
         java.util.Collections.shuffle(shuffled, new Random(seed));
-        assertThat(NvidiaRegisterCodec.encode(shuffled)).isEqualTo(NvidiaRegisterCodec.encode(devices));
+        assertThat(JsonRegisterCodec.encode(shuffled)).isEqualTo(JsonRegisterCodec.encode(devices));
     }
 
     // ---- Go specifics, from Go's documented behaviour -------------------------------------------
@@ -74,13 +73,13 @@ class NvidiaRegisterCodecFuzzTest {
 
     @Test
     void allZeroDeviceIsAnEmptyObject() {
-        assertThat(NvidiaRegisterCodec.encode(List.of(only("")))).isEqualTo("[{}]");
+        assertThat(JsonRegisterCodec.encode(List.of(only("")))).isEqualTo("[{}]");
     }
 
     @Test
     void keysAreWrittenInGoFieldOrder() {
         var d = new DeviceInfo("i", 1, 2, 3, 4, "t", 5, "m", true);
-        assertThat(NvidiaRegisterCodec.encode(List.of(d)))
+        assertThat(JsonRegisterCodec.encode(List.of(d)))
                 .isEqualTo(
                         "[{\"id\":\"i\",\"index\":1,\"count\":2,\"devmem\":3,\"devcore\":4,\"type\":\"t\",\"numa\":5,\"mode\":\"m\",\"health\":true}]");
     }
@@ -88,47 +87,46 @@ class NvidiaRegisterCodecFuzzTest {
     @Test
     void negativeNumbersAreNotZeroAndAreWritten() {
         var d = new DeviceInfo("", 0, -1, Integer.MIN_VALUE, -3, "", -1, "", false);
-        assertThat(NvidiaRegisterCodec.encode(List.of(d)))
+        assertThat(JsonRegisterCodec.encode(List.of(d)))
                 .isEqualTo("[{\"count\":-1,\"devmem\":-2147483648,\"devcore\":-3,\"numa\":-1}]");
     }
 
     @Test
     void htmlAndLineSeparatorsAreEscaped() {
-        assertThat(NvidiaRegisterCodec.encode(List.of(only("<>&\u2028\u2029"))))
+        assertThat(JsonRegisterCodec.encode(List.of(only("<>&\u2028\u2029"))))
                 .isEqualTo("[{\"id\":\"\\u003c\\u003e\\u0026\\u2028\\u2029\"}]");
     }
 
     @Test
     void controlCharactersAreEscapedLikeGo() {
-        assertThat(NvidiaRegisterCodec.encode(List.of(only("\n\r\t\b\f\u0000\u0001\u001f\u007f\"\\/"))))
+        assertThat(JsonRegisterCodec.encode(List.of(only("\n\r\t\b\f\u0000\u0001\u001f\u007f\"\\/"))))
                 .isEqualTo("[{\"id\":\"\\n\\r\\t\\b\\f\\u0000\\u0001\\u001f\u007f\\\"\\\\/\"}]");
     }
 
     @Test
     void nonAsciiIsWrittenRaw() {
-        assertThat(NvidiaRegisterCodec.encode(List.of(only("é漢\uD83D\uDE00\u00a0"))))
+        assertThat(JsonRegisterCodec.encode(List.of(only("é漢\uD83D\uDE00\u00a0"))))
                 .isEqualTo("[{\"id\":\"é漢\uD83D\uDE00\u00a0\"}]");
     }
 
     @Test
     void loneSurrogatesAreWrittenAsReplacementCharacter() {
         // Go writes invalid UTF-8 as U+FFFD.
-        assertThat(NvidiaRegisterCodec.encode(List.of(only("a\uD800b\uDC00"))))
+        assertThat(JsonRegisterCodec.encode(List.of(only("a\uD800b\uDC00"))))
                 .isEqualTo("[{\"id\":\"a\uFFFDb\uFFFD\"}]");
     }
 
     @Test
     void escapedLoneSurrogatesReadAsReplacementCharacter() throws Exception {
         // Go's decoder turns a \\u escape of a lone surrogate into U+FFFD.
-        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"a\\ud800b\\udc00\"}]"))
-                .containsExactly(only("a\uFFFDb\uFFFD"));
-        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"\\ud83d\\ude00\"}]")).containsExactly(only("\uD83D\uDE00"));
+        assertThat(JsonRegisterCodec.decode("[{\"id\":\"a\\ud800b\\udc00\"}]")).containsExactly(only("a\uFFFDb\uFFFD"));
+        assertThat(JsonRegisterCodec.decode("[{\"id\":\"\\ud83d\\ude00\"}]")).containsExactly(only("\uD83D\uDE00"));
     }
 
     @Test
     void keysMatchCaseInsensitively() throws Exception {
         assertThat(
-                        NvidiaRegisterCodec.decode(
+                        JsonRegisterCodec.decode(
                                 "[{\"ID\":\"GPU-1\",\"Index\":2,\"COUNT\":3,\"DevMem\":4,\"devCore\":5,\"TYPE\":\"t\",\"NUMA\":6,\"Mode\":\"m\",\"Health\":true}]"))
                 .containsExactly(new DeviceInfo("GPU-1", 2, 3, 4, 5, "t", 6, "m", true));
     }
@@ -137,20 +135,20 @@ class NvidiaRegisterCodecFuzzTest {
     void keyFoldingIsGoSimpleUpperCase() throws Exception {
         // Go folds a non-ASCII rune with unicode.ToUpper: dotless i (U+0131) becomes 'I', so "ıd" is "id";
         // dotted capital I (U+0130) stays itself, so "İd" is an unknown key.
-        assertThat(NvidiaRegisterCodec.decode("[{\"\u0131d\":\"a\"}]")).containsExactly(only("a"));
-        assertThat(NvidiaRegisterCodec.decode("[{\"\u0130d\":\"a\"}]")).containsExactly(only(""));
+        assertThat(JsonRegisterCodec.decode("[{\"\u0131d\":\"a\"}]")).containsExactly(only("a"));
+        assertThat(JsonRegisterCodec.decode("[{\"\u0130d\":\"a\"}]")).containsExactly(only(""));
     }
 
     @Test
     void lastDuplicateKeyWins() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"a\",\"ID\":\"b\"}]")).containsExactly(only("b"));
-        assertThat(NvidiaRegisterCodec.decode("[{\"ID\":\"b\",\"id\":\"a\"}]")).containsExactly(only("a"));
+        assertThat(JsonRegisterCodec.decode("[{\"id\":\"a\",\"ID\":\"b\"}]")).containsExactly(only("b"));
+        assertThat(JsonRegisterCodec.decode("[{\"ID\":\"b\",\"id\":\"a\"}]")).containsExactly(only("a"));
     }
 
     @Test
     void unknownKeysAreIgnored() throws Exception {
         assertThat(
-                        NvidiaRegisterCodec.decode(
+                        JsonRegisterCodec.decode(
                                 "[{\"id\":\"a\",\"migProfiles\":[{\"name\":\"1g.5gb\",\"placements\":[{\"start\":6,\"size\":1}]}],"
                                         + "\"instanceCount\":3,\"devicevendor\":\"NVIDIA\",\"custominfo\":{\"k\":[1,2.5,null]}}]"))
                 .containsExactly(only("a"));
@@ -159,24 +157,24 @@ class NvidiaRegisterCodecFuzzTest {
     @Test
     void nullMembersLeaveZeroValues() throws Exception {
         assertThat(
-                        NvidiaRegisterCodec.decode(
+                        JsonRegisterCodec.decode(
                                 "[{\"id\":null,\"index\":null,\"count\":null,\"devmem\":null,\"devcore\":null,\"type\":null,\"numa\":null,\"mode\":null,\"health\":null}]"))
                 .containsExactly(only(""));
     }
 
     @Test
     void whitespaceAroundTheValueIsAllowed() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode(" \n[ ]\t")).isEmpty();
-        assertThat(NvidiaRegisterCodec.decode(" null ")).isEmpty();
+        assertThat(JsonRegisterCodec.decode(" \n[ ]\t")).isEmpty();
+        assertThat(JsonRegisterCodec.decode(" null ")).isEmpty();
     }
 
     @Test
     void modeIsNotDefaultedWhenAbsent() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode("[{\"id\":\"a\"}]").get(0).mode()).isEmpty();
+        assertThat(JsonRegisterCodec.decode("[{\"id\":\"a\"}]").get(0).mode()).isEmpty();
     }
 
     private static void rejected(String value, String... messageParts) {
-        var thrown = assertThatThrownBy(() -> NvidiaRegisterCodec.decode(value))
+        var thrown = assertThatThrownBy(() -> JsonRegisterCodec.decode(value))
                 .as(value)
                 .isInstanceOf(AnnotationFormatException.class);
         for (String part : messageParts) {
@@ -214,7 +212,7 @@ class NvidiaRegisterCodecFuzzTest {
 
     @Test
     void int32ExtremesAreAccepted() throws Exception {
-        assertThat(NvidiaRegisterCodec.decode("[{\"count\":2147483647,\"devmem\":0,\"numa\":-0,\"index\":2147483647}]"))
+        assertThat(JsonRegisterCodec.decode("[{\"count\":2147483647,\"devmem\":0,\"numa\":-0,\"index\":2147483647}]"))
                 .containsExactly(new DeviceInfo("", Integer.MAX_VALUE, Integer.MAX_VALUE, 0, 0, "", 0, "", false));
     }
 
@@ -308,10 +306,9 @@ class NvidiaRegisterCodecFuzzTest {
             rejected(value, firstBad);
             return;
         }
-        List<DeviceInfo> decoded = NvidiaRegisterCodec.decode(value);
+        List<DeviceInfo> decoded = JsonRegisterCodec.decode(value);
         assertThat(decoded).as(value).isEqualTo(expected);
-        assertThat(NvidiaRegisterCodec.decode(NvidiaRegisterCodec.encode(decoded)))
-                .isEqualTo(sortedByIndex(expected));
+        assertThat(JsonRegisterCodec.decode(JsonRegisterCodec.encode(decoded))).isEqualTo(sortedByIndex(expected));
     }
 
     @Test

@@ -229,6 +229,7 @@ int mock_load_devices(const mock_defaults *defaults) {
         d->utilization = (unsigned) num(item, "utilization", 0);
         d->memory_utilization = (unsigned) num(item, "memoryUtilization", 0);
         d->unique_id = (uint64_t) num(item, "uniqueId", (double) (0x1000u + (unsigned) i));
+        d->memory_info_unsupported = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(item, "memoryInfo"));
     }
     cJSON_Delete(root);
     queue_head = queue_len = 0;

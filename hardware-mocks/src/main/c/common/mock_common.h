@@ -35,6 +35,7 @@ typedef struct {
     unsigned utilization;        /* NVML gpu percent, before what workloads' regions add */
     unsigned memory_utilization; /* NVML memory-controller percent */
     uint64_t unique_id;
+    int memory_info_unsupported; /* NVML: memory-info calls answer NOT_SUPPORTED ("memoryInfo": false) */
 } mock_device;
 
 typedef struct {

@@ -248,11 +248,15 @@ static uint64_t used_bytes(const mock_device *d) {
     return used < total ? used : total;
 }
 
-/* v1 documents used as reserved + allocated; the mock has no separate reservation. */
+/*
+ * v1 documents used as reserved + allocated; the mock has no separate reservation. A device with
+ * "memoryInfo": false answers NOT_SUPPORTED to both calls, as some GPUs with memory shared with the host do.
+ */
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) {
     ENTER("nvmlDeviceGetMemoryInfo");
     int i = device_of(device, &rc);
     if (i >= 0 && memory == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS && mock_cfg.dev[i].memory_info_unsupported) rc = NVML_ERROR_NOT_SUPPORTED;
     if (rc == NVML_SUCCESS) {
         const mock_device *d = &mock_cfg.dev[i];
         memory->total = d->memory_mib << 20;
@@ -268,6 +272,7 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMem
     int i = device_of(device, &rc);
     if (i >= 0 && memory == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
     if (rc == NVML_SUCCESS && memory->version != nvmlMemory_v2) rc = NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (rc == NVML_SUCCESS && mock_cfg.dev[i].memory_info_unsupported) rc = NVML_ERROR_NOT_SUPPORTED;
     if (rc == NVML_SUCCESS) {
         const mock_device *d = &mock_cfg.dev[i];
         memory->total = d->memory_mib << 20;

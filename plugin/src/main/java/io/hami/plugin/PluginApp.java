@@ -208,7 +208,7 @@ public final class PluginApp implements AutoCloseable {
             opened.push(HealthWatcher.start(
                     vendor.openHealth(),
                     board,
-                    vendor.devices().size(),
+                    vendor.devices().stream().map(PhysicalDevice::index).toList(),
                     s.timings().healthWait(),
                     vendor.backend().vendor()));
             UnixSockets sockets = new UnixSockets();

@@ -9,11 +9,13 @@ import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.bind.Binder;
 import io.hami.scheduler.cluster.ClusterWatch;
 import io.hami.scheduler.cluster.NodeInventory;
+import io.hami.scheduler.cluster.NodeSelector;
 import io.hami.scheduler.events.CompositeObserver;
 import io.hami.scheduler.events.EventRecorder;
 import io.hami.scheduler.extender.Extender;
 import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.handshake.HandshakeLoop;
 import io.hami.scheduler.http.SchedulerHttpServer;
 import io.hami.scheduler.leader.LeaderMode;
@@ -72,9 +74,21 @@ public final class SchedulerApp implements AutoCloseable {
          * @param policy        default node and device policies
          * @param lockTimeout   how long a node lock may be held by a pod still allocating
          * @param deviceConfig  resource names and defaults per vendor
+         * @param nodeSelector  the nodes this scheduler considers ({@code --node-label-selector}); the others are not
+         *                      watched, and filter answers them as unregistered
          */
         public record Scheduling(
-                String schedulerName, SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig) {}
+                String schedulerName,
+                SchedulingPolicy policy,
+                Duration lockTimeout,
+                DeviceConfig deviceConfig,
+                NodeSelector nodeSelector) {
+            /** Every node. */
+            public Scheduling(
+                    String schedulerName, SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig) {
+                this(schedulerName, policy, lockTimeout, deviceConfig, NodeSelector.ALL);
+            }
+        }
 
         /**
          * This replica's part among the others.
@@ -181,11 +195,20 @@ public final class SchedulerApp implements AutoCloseable {
                         nodeGone(node);
                     }
                 },
-                clock);
+                clock,
+                s.scheduling().nodeSelector());
         if (s.metrics().containerMetrics()) {
             metrics.registerContainerGrants(watch::pods, backends);
         }
-        LOG.info("informers synced: {} nodes with devices", index.nodeNames().size());
+        if (s.scheduling().nodeSelector().all()) {
+            LOG.info(
+                    "informers synced: {} nodes with devices", index.nodeNames().size());
+        } else {
+            LOG.info(
+                    "informers synced: {} nodes with devices among those labelled {}",
+                    index.nodeNames().size(),
+                    s.scheduling().nodeSelector());
+        }
 
         // Phase 2: take part. A new leader answers the handshake at once rather than at the next period.
         ticker = Executors.newSingleThreadScheduledExecutor(
@@ -206,7 +229,10 @@ public final class SchedulerApp implements AutoCloseable {
                 policy,
                 leadership,
                 CompositeObserver.filter(metrics, events, filterObserver),
-                watch::locked);
+                watch::locked,
+                s.scheduling().nodeSelector().all()
+                        ? Denial.UNREGISTERED
+                        : Denial.unselected(s.scheduling().nodeSelector().toString()));
         binder = new Binder(
                 client,
                 locks,

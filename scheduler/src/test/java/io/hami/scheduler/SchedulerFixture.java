@@ -38,10 +38,13 @@ public final class SchedulerFixture implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
 
     public SchedulerFixture(SchedulingPolicy policy) throws Exception {
+        this(settings(policy, Duration.ofMinutes(5)));
+    }
+
+    public SchedulerFixture(SchedulerApp.Settings settings) throws Exception {
         server = EmbeddedApiServer.start();
         client = server.newClient();
-        app = SchedulerApp.start(
-                client, settings(policy, Duration.ofMinutes(5)), new PrometheusRegistry(), Clock.systemUTC());
+        app = SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC());
     }
 
     public static SchedulerApp.Settings settings(SchedulingPolicy policy, Duration lockTimeout) {

@@ -8,6 +8,7 @@ import io.hami.cli.options.HostPortConverter;
 import io.hami.kube.client.KubeClients;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;
+import io.hami.scheduler.cluster.NodeSelector;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.ElectionIdentity;
 import io.hami.scheduler.leader.LeaderMode;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -84,6 +86,28 @@ public final class SchedulerCommand implements Callable<Integer> {
             description = "How long a pod may hold a node lock while still allocating. Default: ${DEFAULT-VALUE}.")
     Duration lockTimeout;
 
+    @Option(
+            names = "--node-label-selector",
+            paramLabel = "K=V[,K=V...]",
+            converter = NodeSelectorConverter.class,
+            description = "Consider only nodes with all these labels: the others are not watched, handshaken or"
+                    + " offered by /filter. Default: every node.")
+    NodeSelector nodeSelector;
+
+    /** The selector given, or every node (picocli leaves the field unset when the flag is absent). */
+    NodeSelector nodeSelector() {
+        return nodeSelector == null ? NodeSelector.ALL : nodeSelector;
+    }
+
+    @Option(
+            names = "--kube-timeout",
+            defaultValue = "10s",
+            converter = GoDurationConverter.class,
+            description =
+                    "Timeout of each request to the API server (positive; upstream's 0, no timeout, is not"
+                            + " taken: a bind must answer within kube-scheduler's extender timeout). Default: ${DEFAULT-VALUE}.")
+    Duration kubeTimeout;
+
     @Mixin
     DeviceConfigOption deviceConfig;
 
@@ -125,10 +149,26 @@ public final class SchedulerCommand implements Callable<Integer> {
                     + " container and device, growing with the pods. Default: off.")
     boolean containerMetrics;
 
+    /** {@code k=v,k2=v2}; a malformed one is a usage error (exit 2) with the reason. */
+    static final class NodeSelectorConverter implements CommandLine.ITypeConverter<NodeSelector> {
+        @Override
+        public NodeSelector convert(String value) {
+            try {
+                return NodeSelector.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         if ((certFile == null) != (keyFile == null)) {
             throw new IllegalArgumentException("--cert-file and --key-file go together");
+        }
+        if (kubeTimeout.isZero()) {
+            throw new IllegalArgumentException("--kube-timeout must be positive (no timeout is not supported): a bind"
+                    + " must answer within kube-scheduler's extender timeout");
         }
         var policy = new SchedulingPolicy(nodePolicy, gpuPolicy);
         var config = deviceConfig.load();
@@ -160,10 +200,10 @@ public final class SchedulerCommand implements Callable<Integer> {
         }
         var settings = new SchedulerApp.Settings(
                 new Settings.Http(httpBind, certFile, keyFile),
-                new Settings.Scheduling(schedulerName, policy, lockTimeout, config),
+                new Settings.Scheduling(schedulerName, policy, lockTimeout, config, nodeSelector()),
                 new Settings.Replica(leader, Duration.ofSeconds(15)),
                 new Settings.Metrics(metricsBind, Main.version(), containerMetrics));
-        try (var client = KubeClients.connect(kubeconfig);
+        try (var client = KubeClients.connect(kubeconfig, kubeTimeout);
                 var app = SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC())) {
             LOG.info(
                     "hami scheduler {} ready: extender on {}, metrics on {}",

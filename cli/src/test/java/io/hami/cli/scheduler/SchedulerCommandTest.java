@@ -47,4 +47,58 @@ class SchedulerCommandTest {
         assertThat(plain.containerMetrics).isFalse();
         assertThat(asked.containerMetrics).isTrue();
     }
+
+    @Test
+    void theNodeLabelSelectorIsParsedAsUpstreamWritesIt() {
+        var cmd = new SchedulerCommand();
+        new CommandLine(cmd).parseArgs("--node-label-selector=gpu=on,topology.kubernetes.io/zone=a,empty=");
+        assertThat(cmd.nodeSelector.labels())
+                .containsExactly(
+                        java.util.Map.entry("gpu", "on"),
+                        java.util.Map.entry("topology.kubernetes.io/zone", "a"),
+                        java.util.Map.entry("empty", ""));
+        assertThat(cmd.nodeSelector.toString()).isEqualTo("gpu=on,topology.kubernetes.io/zone=a,empty=");
+
+        var plain = new SchedulerCommand();
+        new CommandLine(plain).parseArgs();
+        assertThat(plain.nodeSelector().all()).isTrue();
+        assertThat(plain.kubeTimeout).isEqualTo(java.time.Duration.ofSeconds(10));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(
+            delimiter = '|',
+            value = {
+                "gpu|\"gpu\" is not key=value",
+                "gpu=on,|\"\" is not key=value",
+                "=on|label key \"\" must be [prefix/]name",
+                "gpu=o n|label value \"o n\" must be at most 63",
+                "Bad_Prefix/x=1|label key prefix \"Bad_Prefix\" must be a DNS subdomain"
+            })
+    void aMalformedSelectorIsAUsageErrorThatSaysWhy(String selector, String reason) {
+        var err = new StringWriter();
+        int code = hami(err, "scheduler", "--node-label-selector=" + selector, "--kubeconfig=/nonexistent");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("invalid --node-label-selector \"" + selector + "\"")
+                .contains(reason)
+                .doesNotContain("Exception")
+                .doesNotContain("at io.hami");
+    }
+
+    @Test
+    void theKubeTimeoutIsAPositiveGoDuration() {
+        var cmd = new SchedulerCommand();
+        new CommandLine(cmd).parseArgs("--kube-timeout=1m30s");
+        assertThat(cmd.kubeTimeout).isEqualTo(java.time.Duration.ofSeconds(90));
+
+        var err = new StringWriter();
+        assertThat(hami(err, "scheduler", "--kube-timeout=0", "--kubeconfig=/nonexistent"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--kube-timeout must be positive");
+        var bad = new StringWriter();
+        assertThat(hami(bad, "scheduler", "--kube-timeout=10", "--kubeconfig=/nonexistent"))
+                .isEqualTo(2);
+        assertThat(bad.toString()).contains("invalid duration \"10\"");
+    }
 }

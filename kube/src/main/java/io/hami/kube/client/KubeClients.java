@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Connects to a cluster the way operators expect: an explicit kubeconfig, else the in-cluster service
@@ -29,9 +30,20 @@ public final class KubeClients {
 
     /** @param kubeconfig a kubeconfig file, or null for in-cluster then {@code ~/.kube/config} */
     public static KubernetesClient connect(Path kubeconfig) throws IOException {
-        return new KubernetesClientBuilder()
-                .withConfig(bounded(config(kubeconfig)))
-                .build();
+        return connect(kubeconfig, Duration.ofMillis(REQUEST_TIMEOUT_MS));
+    }
+
+    /**
+     * As {@link #connect(Path)}, with {@code requestTimeout} (positive) for each request instead of
+     * {@link #REQUEST_TIMEOUT_MS} (the scheduler's {@code --kube-timeout}).
+     */
+    public static KubernetesClient connect(Path kubeconfig, Duration requestTimeout) throws IOException {
+        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("request timeout must be positive, got " + requestTimeout);
+        }
+        Config config = bounded(config(kubeconfig));
+        config.setRequestTimeout((int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis()));
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
 
     /**

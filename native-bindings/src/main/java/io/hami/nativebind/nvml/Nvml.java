@@ -14,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -106,7 +107,7 @@ public final class Nvml implements AutoCloseable {
                     index,
                     uuid(arena, device),
                     name(arena, device),
-                    memory(arena, device),
+                    memoryIfSupported(arena, device),
                     new NvmlPciInfo(
                             NativeStrings.decode(nvmlPciInfo_t.busId(pci)),
                             nvmlPciInfo_t.domain(pci),
@@ -125,6 +126,13 @@ public final class Nvml implements AutoCloseable {
     public NvmlMemory memory(int index) {
         try (Arena arena = Arena.ofConfined()) {
             return memory(arena, handle(arena, index));
+        }
+    }
+
+    /** Memory of one GPU as {@link #memory(int)}; empty where NVML answers NOT_SUPPORTED for it. */
+    public Optional<NvmlMemory> memoryIfSupported(int index) {
+        try (Arena arena = Arena.ofConfined()) {
+            return memoryIfSupported(arena, handle(arena, index));
         }
     }
 
@@ -201,6 +209,17 @@ public final class Nvml implements AutoCloseable {
         MemorySegment buffer = arena.allocate(nvml_h.NVML_DEVICE_NAME_V2_BUFFER_SIZE());
         check(nvml.nvmlDeviceGetName(device, buffer, (int) buffer.byteSize()), "nvmlDeviceGetName");
         return NativeStrings.decode(buffer);
+    }
+
+    private Optional<NvmlMemory> memoryIfSupported(Arena arena, MemorySegment device) {
+        try {
+            return Optional.of(memory(arena, device));
+        } catch (VendorStatusException e) {
+            if (e.code() == ERROR_NOT_SUPPORTED) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     private NvmlMemory memory(Arena arena, MemorySegment device) {

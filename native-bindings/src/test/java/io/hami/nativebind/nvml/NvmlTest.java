@@ -16,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,7 +63,7 @@ class NvmlTest {
                                 0,
                                 "GPU-00000000-0000-0000-0000-000000000000",
                                 "NVIDIA A100-SXM4-40GB",
-                                new NvmlMemory(40960L << 20, 0, 39936L << 20, 1024L << 20),
+                                Optional.of(new NvmlMemory(40960L << 20, 0, 39936L << 20, 1024L << 20)),
                                 new NvmlPciInfo("00000000:07:00.0", 0, 7, 0, 0x20B010DE, 0x13AE10DE),
                                 3,
                                 1,
@@ -72,7 +73,7 @@ class NvmlTest {
                                 1,
                                 "GPU-11111111-1111-1111-1111-111111111111",
                                 "NVIDIA H100 80GB HBM3",
-                                new NvmlMemory(81559L << 20, 0, 81559L << 20, 0),
+                                Optional.of(new NvmlMemory(81559L << 20, 0, 81559L << 20, 0)),
                                 new NvmlPciInfo("00000001:8A:00.0", 1, 0x8A, 0, 0x20B010DE, 0),
                                 7,
                                 -1,
@@ -219,6 +220,24 @@ class NvmlTest {
                     .extracting(NvmlDevice::uuid)
                     .containsExactly(
                             "GPU-00000000-0000-0000-0000-000000000000", "GPU-11111111-1111-1111-1111-111111111111");
+        }
+    }
+
+    @Test
+    void aGpuWhoseMemoryIsNotSupportedHasNoMemoryButIsStillListed(@TempDir Path other) {
+        MockLibrary second = MockLibrary.install(other, "nvidia", """
+                {"devices": [{"uuid": "GPU-33333333-3333-3333-3333-333333333333", "name": "NVIDIA GH200", "memoryInfo": false},
+                             {"uuid": "GPU-44444444-4444-4444-4444-444444444444", "name": "Tesla T4", "memoryMiB": 15360}]}""", LIB);
+        try (Nvml nvml2 = Nvml.open(second.path(LIB))) {
+            assertThat(nvml2.devices())
+                    .extracting(NvmlDevice::memory)
+                    .containsExactly(Optional.empty(), Optional.of(new NvmlMemory(15360L << 20, 0, 15360L << 20, 0)));
+            assertThat(nvml2.memoryIfSupported(0)).isEmpty();
+            assertThat(nvml2.memoryIfSupported(1)).isPresent();
+            assertThatThrownBy(() -> nvml2.memory(0))
+                    .isInstanceOfSatisfying(
+                            VendorStatusException.class,
+                            e -> assertThat(e.code()).isEqualTo(Nvml.ERROR_NOT_SUPPORTED));
         }
     }
 }

@@ -2,9 +2,8 @@ package io.hami.plugin.health;
 
 import io.hami.plugin.spi.HealthSource;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,20 +21,22 @@ public final class HealthWatcher implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    private HealthWatcher(HealthSource source, HealthBoard board, int cards, Duration wait, String vendor) {
+    private HealthWatcher(
+            HealthSource source, HealthBoard board, Collection<Integer> cards, Duration wait, String vendor) {
         this.source = source;
         this.board = board;
-        this.everyCard = IntStream.range(0, cards).boxed().collect(Collectors.toUnmodifiableSet());
+        this.everyCard = Set.copyOf(cards);
         this.wait = wait;
         this.thread = Thread.ofPlatform().name("hami-health-" + vendor).daemon().unstarted(this::loop);
     }
 
     /**
-     * Reads the health once, so that no card is advertised healthy that is not, then keeps watching.
+     * Reads the health once ({@code cards}: the indexes of the cards served), so that no card is advertised healthy that is not, then keeps watching.
      *
      * @throws RuntimeException when the first read fails (the library does not work)
      */
-    public static HealthWatcher start(HealthSource source, HealthBoard board, int cards, Duration wait, String vendor) {
+    public static HealthWatcher start(
+            HealthSource source, HealthBoard board, Collection<Integer> cards, Duration wait, String vendor) {
         HealthWatcher watcher = new HealthWatcher(source, board, cards, wait, vendor);
         board.update(source.unhealthy(Duration.ZERO));
         watcher.thread.start();

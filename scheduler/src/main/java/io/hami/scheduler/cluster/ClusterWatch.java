@@ -58,11 +58,25 @@ public final class ClusterWatch implements AutoCloseable {
             DeviceBackends backends,
             NodeEvents events,
             Clock clock) {
+        this(client, index, inventory, quotaBook, backends, events, clock, NodeSelector.ALL);
+    }
+
+    /** Watches only the nodes {@code selector} selects: the others are never indexed (filter finds them unregistered). */
+    public ClusterWatch(
+            KubernetesClient client,
+            UsageIndex index,
+            NodeInventory inventory,
+            QuotaBook quotaBook,
+            DeviceBackends backends,
+            NodeEvents events,
+            Clock clock,
+            NodeSelector selector) {
         nodes = new TolerantInformer<>(
                 client,
                 core("Node", "nodes", false),
                 Node.class,
                 CachedFields.applied(CachedFields::node),
+                selector.labels(),
                 new TolerantInformer.Handler<>() {
                     @Override
                     public void decoded(Node old, Node node) {

@@ -56,13 +56,24 @@ final class TolerantInformer<T extends HasMetadata> implements AutoCloseable {
             Class<T> type,
             UnaryOperator<GenericKubernetesResource> cut,
             Handler<T> handler) {
+        this(client, context, type, cut, Map.of(), handler);
+    }
+
+    /** As above, for the objects that carry every one of {@code labels} only (the API server filters; empty: all). */
+    TolerantInformer(
+            KubernetesClient client,
+            ResourceDefinitionContext context,
+            Class<T> type,
+            UnaryOperator<GenericKubernetesResource> cut,
+            Map<String, String> labels,
+            Handler<T> handler) {
         this.resource = context.getPlural();
         KubernetesSerialization serialization = client.getKubernetesSerialization();
         var all = client.genericKubernetesResources(context);
         // Listed in pages: one answer with 40,000 whole pods would be hundreds of MiB on the heap at once.
         informer = context.isNamespaceScoped()
-                ? all.inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
-                : all.withLimit(LIST_PAGE).runnableInformer(0);
+                ? all.inAnyNamespace().withLabels(labels).withLimit(LIST_PAGE).runnableInformer(0)
+                : all.withLabels(labels).withLimit(LIST_PAGE).runnableInformer(0);
         informer.itemStore(new NamesOnly());
         // Once started, a failed list or watch is retried (with fabric8's backoff) for as long as we run; at start it
         // fails the start, so a scheduler that cannot read the cluster says so instead of waiting.

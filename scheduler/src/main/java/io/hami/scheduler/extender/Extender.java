@@ -37,6 +37,8 @@ public final class Extender {
     private final FilterObserver observer;
     private final QuotaBook quotas;
     private final Predicate<String> lockHeld;
+    /** What filter says of a node the index does not know. */
+    private final Denial unregistered;
 
     public Extender(
             UsageIndex index,
@@ -57,6 +59,23 @@ public final class Extender {
             BooleanSupplier leader,
             FilterObserver observer,
             Predicate<String> lockHeld) {
+        this(index, quotas, backends, policy, leader, observer, lockHeld, Denial.UNREGISTERED);
+    }
+
+    /**
+     * {@code unregistered} is filter's reason for a node the index does not know: {@link Denial#UNREGISTERED}, or
+     * {@link Denial#unselected} when the node informer watches selected nodes only.
+     */
+    public Extender(
+            UsageIndex index,
+            QuotaBook quotas,
+            DeviceBackends backends,
+            SchedulingPolicy policy,
+            BooleanSupplier leader,
+            FilterObserver observer,
+            Predicate<String> lockHeld,
+            Denial unregistered) {
+        this.unregistered = unregistered;
         this.lockHeld = lockHeld;
         this.index = index;
         this.quotas = quotas;
@@ -104,6 +123,9 @@ public final class Extender {
             if (reasons[i] == null) {
                 fitting.add(candidates.get(i));
             } else {
+                if (reasons[i].equals(Denial.UNREGISTERED)) { // the index does not know the node
+                    reasons[i] = unregistered;
+                }
                 denials.put(candidates.get(i), reasons[i]);
             }
         }

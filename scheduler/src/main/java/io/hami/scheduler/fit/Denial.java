@@ -72,6 +72,18 @@ public final class Denial {
         return new Denial(Kind.FAILS_CLOSED, Map.of(), 0, String.join("; ", problems));
     }
 
+    /**
+     * An unregistered node that the scheduler does not watch: it does not match {@code --node-label-selector}
+     * {@code selector} (or is not a node at all). Upstream's label, with the reason after it.
+     */
+    public static Denial unselected(String selector) {
+        return new Denial(
+                Kind.UNREGISTERED,
+                Map.of(),
+                0,
+                "this scheduler considers only nodes with the labels " + selector + " (--node-label-selector)");
+    }
+
     /** {@code detail} names the container, the resource and the range the vendor takes. */
     public static Denial unrepresentable(String detail) {
         return new Denial(Kind.UNREPRESENTABLE, Map.of(), 0, detail);
@@ -91,7 +103,7 @@ public final class Denial {
         return total;
     }
 
-    /** Free text for {@link Kind#FAILS_CLOSED} and {@link Kind#UNREPRESENTABLE}, else empty. */
+    /** Free text for {@link Kind#FAILS_CLOSED} and {@link Kind#UNREPRESENTABLE} (and {@link #unselected}), else empty. */
     public String detail() {
         return detail;
     }
@@ -115,7 +127,8 @@ public final class Denial {
                 case DEVICES -> Reasons.genReason(counts, total);
                 case FAILS_CLOSED -> "node fails closed: " + detail;
                 case UNREPRESENTABLE -> kind.label + ": " + detail;
-                case UNREGISTERED, NO_BACKEND, TOO_FEW_DEVICES -> kind.label;
+                case UNREGISTERED -> detail.isEmpty() ? kind.label : kind.label + ": " + detail;
+                case NO_BACKEND, TOO_FEW_DEVICES -> kind.label;
             };
             text = t;
         }

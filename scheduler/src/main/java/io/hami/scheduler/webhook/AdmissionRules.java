@@ -92,6 +92,7 @@ public final class AdmissionRules {
 
         Pod pod = new PodBuilder(submitted).build();
         var podAnnotations = new LinkedHashMap<String, String>();
+        String runtimeClass = "";
         boolean requested = false;
         List<Container> all = new ArrayList<>();
         if (pod.getSpec().getInitContainers() != null) {
@@ -112,6 +113,9 @@ public final class AdmissionRules {
                         requested |= a.requested();
                         apply(c, a);
                         podAnnotations.putAll(a.podAnnotationsToSet());
+                        if (runtimeClass.isEmpty()) {
+                            runtimeClass = a.runtimeClassName(); // the first container's vendor that names one
+                        }
                     }
                 }
             }
@@ -150,6 +154,10 @@ public final class AdmissionRules {
             var merged = new HashMap<>(annotations);
             merged.putAll(podAnnotations);
             pod.getMetadata().setAnnotations(merged);
+        }
+        String podClass = pod.getSpec().getRuntimeClassName();
+        if (!runtimeClass.isEmpty() && (podClass == null || podClass.isEmpty())) {
+            pod.getSpec().setRuntimeClassName(runtimeClass);
         }
         if (schedulerName != null && !schedulerName.isEmpty()) {
             pod.getSpec().setSchedulerName(schedulerName);

@@ -79,6 +79,35 @@ class AdmissionRulesTest {
     }
 
     @Test
+    void theConfiguredRuntimeClassGoesOnNvidiaPodsThatHaveNone() throws Exception {
+        var config = io.hami.protocol.config.DeviceConfigLoader.parse("nvidia:\n  runtimeClassName: nvidia\n", "test")
+                .config();
+        var withClass = new AdmissionRules(DeviceBackends.load(config), "hami-scheduler");
+
+        var gpuPod = withClass.review(pod(container("c", "nvidia.com/gpumem", "2000")));
+        assertThat(((AdmissionRules.Verdict.Allowed) gpuPod).pod().getSpec().getRuntimeClassName())
+                .isEqualTo("nvidia");
+        // the pod's own class is kept; pods of other vendors, or of none, get no class
+        var own = pod(container("c", "nvidia.com/gpu", "1"));
+        own.getSpec().setRuntimeClassName("kata");
+        assertThat(((AdmissionRules.Verdict.Allowed) withClass.review(own))
+                        .pod()
+                        .getSpec()
+                        .getRuntimeClassName())
+                .isEqualTo("kata");
+        for (Pod other : new Pod[] {pod(container("h", "hygon.com/hcunum", "1")), pod(container("c", "cpu", "1"))}) {
+            assertThat(((AdmissionRules.Verdict.Allowed) withClass.review(other))
+                            .pod()
+                            .getSpec()
+                            .getRuntimeClassName())
+                    .isNull();
+        }
+        // without the setting, nothing is set
+        assertThat(allowed(pod(container("c", "nvidia.com/gpu", "1"))).getSpec().getRuntimeClassName())
+                .isNull();
+    }
+
+    @Test
     void aBareGpuCountBecomesAnExclusiveWholeCardOnOurScheduler() {
         var out = allowed(pod(container("c", "nvidia.com/gpu", "1")));
         assertThat(out.getSpec().getSchedulerName()).isEqualTo("hami-scheduler");

@@ -35,6 +35,11 @@ class WebhookHttpTest {
     }
 
     static AdmissionReview review(io.fabric8.kubernetes.api.model.Pod pod, String apiVersion) throws Exception {
+        return review(f, pod, apiVersion);
+    }
+
+    static AdmissionReview review(SchedulerFixture f, io.fabric8.kubernetes.api.model.Pod pod, String apiVersion)
+            throws Exception {
         var in = new AdmissionReviewBuilder()
                 .withApiVersion(apiVersion)
                 .withKind("AdmissionReview")
@@ -69,6 +74,36 @@ class WebhookHttpTest {
                 .contains("\"path\":\"/spec/schedulerName\"")
                 .contains("\"value\":\"hami-scheduler\"")
                 .contains("/spec/containers/0/resources/limits/nvidia.com~1gpucores");
+    }
+
+    @Test
+    void theNvidiaRuntimeClassOfTheDeviceConfigIsPatchedIn() throws Exception {
+        var base = SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, java.time.Duration.ofMinutes(5));
+        var config = io.hami.protocol.config.DeviceConfigLoader.parse("nvidia:\n  runtimeClassName: nvidia\n", "test")
+                .config();
+        var s = base.scheduling();
+        try (var withClass = new SchedulerFixture(new io.hami.scheduler.SchedulerApp.Settings(
+                base.http(),
+                new io.hami.scheduler.SchedulerApp.Settings.Scheduling(
+                        s.schedulerName(), s.policy(), s.lockTimeout(), config),
+                base.replica(),
+                base.metrics()))) {
+            var pod = new PodBuilder()
+                    .withNewMetadata()
+                    .withName("p")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withContainers(container("c", "nvidia.com/gpu", "1"))
+                    .endSpec()
+                    .build();
+            var out = review(withClass, pod, "admission.k8s.io/v1").getResponse();
+            String patch = new String(Base64.getDecoder().decode(out.getPatch()), StandardCharsets.UTF_8);
+            assertThat(patch).contains("{\"op\":\"add\",\"path\":\"/spec/runtimeClassName\",\"value\":\"nvidia\"}");
+            // the default config sets none
+            String plain = new String(
+                    Base64.getDecoder().decode(review(pod).getResponse().getPatch()), StandardCharsets.UTF_8);
+            assertThat(plain).doesNotContain("runtimeClassName");
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.hami.nativebind.nvml.NvmlEventSet;
 import io.hami.plugin.spi.HealthSource;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -15,29 +16,37 @@ import org.slf4j.LoggerFactory;
  * NVIDIA health (docs/upstream.md#plugin-health): critical XID events from an NVML event set make a GPU
  * unhealthy until the plugin restarts (NVML cannot tell when such a GPU is usable again; upstream does the
  * same), and a GPU that NVML cannot reach (lost, fallen off the bus) is unhealthy while that lasts, so it comes
- * back when NVML answers for it again. Application XIDs 13, 31, 43, 45, 68 and 109 are ignored, as upstream.
+ * back when NVML answers for it again. Which XIDs are critical is the {@link XidPolicy} (application XIDs 13,
+ * 31, 43, 45, 68 and 109 ignored, {@code DP_DISABLE_HEALTHCHECKS} / {@code DP_ENABLE_HEALTHCHECKS}); when it
+ * leaves none, no event set is made and only reachability is checked. Only the GPUs served are reported.
  */
 final class NvidiaHealth implements HealthSource {
     private static final Logger LOG = LoggerFactory.getLogger(NvidiaHealth.class);
-    static final Set<Long> APPLICATION_XIDS = Set.of(13L, 31L, 43L, 45L, 68L, 109L);
 
     private final Nvml nvml;
-    private final int gpus;
+    private final List<Integer> gpus;
+    private final XidPolicy xids;
     private final Set<Integer> xidUnhealthy = new HashSet<>();
     private NvmlEventSet events;
 
-    NvidiaHealth(Nvml nvml, int gpus) {
+    /** {@code gpus}: the NVML indexes of the GPUs served (those not hidden). */
+    NvidiaHealth(Nvml nvml, List<Integer> gpus, XidPolicy xids) {
         this.nvml = nvml;
-        this.gpus = gpus;
+        this.gpus = List.copyOf(gpus);
+        this.xids = xids;
     }
 
     @Override
     public Set<Integer> unhealthy(Duration wait) {
-        awaitEvent(wait);
+        if (xids.watchesNothing()) {
+            sleep(wait);
+        } else {
+            awaitEvent(wait);
+        }
         Set<Integer> unhealthy = new HashSet<>(xidUnhealthy);
-        for (int i = 0; i < gpus; i++) {
+        for (int i : gpus) {
             try {
-                nvml.memory(i);
+                nvml.memoryIfSupported(i); // NOT_SUPPORTED answers, so the GPU is there
             } catch (RuntimeException e) {
                 unhealthy.add(i);
             }
@@ -60,7 +69,8 @@ final class NvidiaHealth implements HealthSource {
         try {
             Optional<NvmlEvent> event = events.await(wait);
             event.filter(NvmlEvent::isXid)
-                    .filter(e -> !APPLICATION_XIDS.contains(e.eventData()))
+                    .filter(e -> gpus.contains(e.deviceIndex()))
+                    .filter(e -> xids.isCritical(e.eventData()))
                     .ifPresent(e -> {
                         LOG.warn(
                                 "GPU {} ({}) reported critical XID {}: unhealthy",

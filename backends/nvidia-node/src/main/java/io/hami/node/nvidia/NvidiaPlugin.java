@@ -3,6 +3,8 @@ package io.hami.node.nvidia;
 import io.hami.backend.nvidia.NvidiaConfig;
 import io.hami.nativebind.nvml.Nvml;
 import io.hami.nativebind.nvml.NvmlDevice;
+import io.hami.nativebind.nvml.NvmlMemory;
+import io.hami.plugin.config.DeviceFilter;
 import io.hami.plugin.config.HostPaths;
 import io.hami.plugin.spi.AllocationException;
 import io.hami.plugin.spi.AllocationTarget;
@@ -14,36 +16,56 @@ import io.hami.plugin.vendor.CardPlugin;
 import io.hami.plugin.vendor.ReplicaSharing;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackend;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * NVIDIA GPUs shared through HAMi-core: {@code deviceSplitCount} replicas {@code <UUID>-<n>} per GPU on the
  * count resource, the inventory in {@code hami.io/node-nvidia-register} (JSON), XID and reachability health.
+ * The per-node {@code filterdevices} hides GPUs completely; a GPU whose NVML cannot tell its memory
+ * (NOT_SUPPORTED) is advertised with {@code preConfiguredDeviceMemory} MiB, or skipped when that is 0, as
+ * upstream does.
  */
 public final class NvidiaPlugin extends CardPlugin<NvmlDevice> implements InventoryPublisher {
+    private static final Logger LOG = LoggerFactory.getLogger(NvidiaPlugin.class);
+
     private final Nvml nvml;
     private final ReplicaSharing sharing;
+    private final long preConfiguredMiB;
+    private final XidPolicy xids;
     private final HamiCoreGrant grant;
 
-    /** {@code replicas}: the device config's sharing under the plugin's overrides. */
+    /**
+     * @param replicas         the device config's sharing under the plugin's overrides
+     * @param hidden           the GPUs to hide ({@code filterdevices})
+     * @param preConfiguredMiB memory of a GPU whose NVML answers NOT_SUPPORTED for it; 0: skip such a GPU
+     * @param xids             which XIDs make a GPU unhealthy
+     */
     public NvidiaPlugin(
             Nvml nvml,
             DeviceBackend backend,
             NvidiaConfig config,
             ReplicaSharing replicas,
+            DeviceFilter hidden,
+            long preConfiguredMiB,
+            XidPolicy xids,
             HostPaths paths,
             Supplier<UUID> cacheNames) {
         super(
                 backend,
-                nvml.devices(),
-                NvidiaPlugin::device,
+                served(nvml.devices(), hidden, preConfiguredMiB),
+                d -> device(d, preConfiguredMiB),
                 List.of(replicas.resource(
                         config.resources().resourceCountName(), config.node().enableNumaTopology())));
         this.nvml = nvml;
         this.sharing = replicas;
+        this.preConfiguredMiB = preConfiguredMiB;
+        this.xids = xids;
         this.grant = new HamiCoreGrant(
                 paths,
                 replicas.memoryScaling(),
@@ -52,14 +74,41 @@ public final class NvidiaPlugin extends CardPlugin<NvmlDevice> implements Invent
                 cacheNames);
     }
 
-    private static PhysicalDevice device(NvmlDevice d) {
-        return new PhysicalDevice(
-                d.index(), d.uuid(), d.uuid(), d.name(), d.memory().totalMiB(), d.numaNode());
+    /**
+     * The GPUs the plugin serves, in NVML order: those {@code hidden} does not name and, among those whose memory
+     * NVML cannot tell, only with a preconfigured memory. Each GPU left out is logged once.
+     */
+    static List<NvmlDevice> served(List<NvmlDevice> all, DeviceFilter hidden, long preConfiguredMiB) {
+        List<NvmlDevice> served = new ArrayList<>(all.size());
+        for (NvmlDevice d : all) {
+            if (hidden.hides(d.index(), d.uuid())) {
+                LOG.info("GPU {} ({}) hidden by the node config's filterdevices", d.index(), d.uuid());
+            } else if (d.memory().isEmpty() && preConfiguredMiB <= 0) {
+                LOG.warn(
+                        "GPU {} ({}) skipped: NVML cannot tell its memory (not supported) and"
+                                + " preConfiguredDeviceMemory is 0; set it to the memory to advertise, in MiB",
+                        d.index(),
+                        d.uuid());
+            } else {
+                served.add(d);
+            }
+        }
+        return List.copyOf(served);
+    }
+
+    /** The runtime's view of a GPU; its memory is {@code preConfiguredMiB} where NVML cannot tell it. */
+    static PhysicalDevice device(NvmlDevice d, long preConfiguredMiB) {
+        long memoryMiB = d.memory().map(NvmlMemory::totalMiB).orElse(preConfiguredMiB);
+        if (memoryMiB <= 0 && d.memory().isEmpty()) {
+            throw new IllegalStateException("NVML cannot tell the memory of GPU " + d.index());
+        }
+        return new PhysicalDevice(d.index(), d.uuid(), d.uuid(), d.name(), memoryMiB, d.numaNode());
     }
 
     @Override
     public HealthSource openHealth() {
-        return new NvidiaHealth(nvml, devices().size());
+        return new NvidiaHealth(
+                nvml, devices().stream().map(PhysicalDevice::index).toList(), xids);
     }
 
     /** {@link ReplicaSharing#rescan}; the model is prefixed with {@code NVIDIA-} unless it starts with {@code NVIDIA}. */
@@ -68,7 +117,7 @@ public final class NvidiaPlugin extends CardPlugin<NvmlDevice> implements Invent
         String keyword = backend().vendor();
         return sharing.rescan(
                 devices(),
-                i -> device(nvml.device(i)),
+                i -> device(nvml.device(i), preConfiguredMiB),
                 model -> model.startsWith(keyword) ? model : keyword + "-" + model,
                 unhealthy);
     }

@@ -8,9 +8,16 @@ import io.hami.plugin.spi.VendorSettings;
 import io.hami.plugin.vendor.LibraryPluginFactory;
 import io.hami.plugin.vendor.ReplicaSharing;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Service-provider entry of the NVIDIA plugin ({@code --backend nvidia}): NVML, then the cards. */
+/**
+ * Service-provider entry of the NVIDIA plugin ({@code --backend nvidia}): NVML, then the cards; the XID policy
+ * from {@code DP_DISABLE_HEALTHCHECKS} / {@code DP_ENABLE_HEALTHCHECKS}.
+ */
 public final class NvidiaPluginFactory extends LibraryPluginFactory<Nvml> {
+    private static final Logger LOG = LoggerFactory.getLogger(NvidiaPluginFactory.class);
+
     public NvidiaPluginFactory() {
         super("nvidia", Nvml.SONAME, Nvml::open, Nvml::open);
     }
@@ -21,6 +28,17 @@ public final class NvidiaPluginFactory extends LibraryPluginFactory<Nvml> {
         NvidiaConfig.Node node = config.node();
         var replicas = ReplicaSharing.of(
                 s.sharing(), node.deviceSplitCount(), node.deviceMemoryScaling(), node.deviceCoreScaling());
-        return new NvidiaPlugin(nvml, s.backend(NvidiaKeys.VENDOR), config, replicas, s.paths(), UUID::randomUUID);
+        XidPolicy xids = XidPolicy.fromEnv(System.getenv());
+        xids.malformed().forEach(v -> LOG.warn("ignoring {}: not an XID", v));
+        return new NvidiaPlugin(
+                nvml,
+                s.backend(NvidiaKeys.VENDOR),
+                config,
+                replicas,
+                s.sharing().hiddenCards(),
+                s.sharing().preConfiguredMemoryMiB(node.preConfiguredDeviceMemory()),
+                xids,
+                s.paths(),
+                UUID::randomUUID);
     }
 }

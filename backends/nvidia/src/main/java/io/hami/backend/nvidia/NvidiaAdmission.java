@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * The NVIDIA webhook defaults of docs/upstream.md#webhook: a count for containers that ask only
- * for memory or cores, a whole exclusive card for a bare {@code nvidia.com/gpu}, and HAMi-core's env.
+ * for memory or cores, a whole exclusive card for a bare {@code nvidia.com/gpu}, HAMi-core's env, and the configured
+ * {@code runtimeClassName} for a pod that asks for NVIDIA devices.
  */
 final class NvidiaAdmission {
     static final String TASK_PRIORITY_ENV = "CUDA_TASK_PRIORITY";
@@ -68,7 +69,9 @@ final class NvidiaAdmission {
         if (!requested && cfg.requests().overwriteEnv()) {
             env.put(VISIBLE_DEVICES_ENV, "none");
         }
-        return new Admission.Accepted(requested, set, env, Map.of());
+        // The pod's runtime class, where the operator configured one (the rules apply it only if the pod has none).
+        String runtimeClass = requested ? cfg.isolation().runtimeClassName() : "";
+        return new Admission.Accepted(requested, set, env, Map.of(), runtimeClass);
     }
 
     private static Map<String, Quantity> limits(Container c) {

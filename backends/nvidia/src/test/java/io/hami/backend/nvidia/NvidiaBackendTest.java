@@ -2,8 +2,12 @@ package io.hami.backend.nvidia;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.Admission;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.ResourceNames;
 import io.hami.protocol.spi.VendorKeys;
@@ -59,6 +63,38 @@ class NvidiaBackendTest {
                 c.isolation(),
                 c.node());
         assertThat(new NvidiaBackend(config).resources().memoryPercentage()).isEmpty();
+    }
+
+    @Test
+    void theConfiguredRuntimeClassIsAskedForOnlyForContainersThatRequestNvidia() {
+        var c = NvidiaConfig.DEFAULTS;
+        var withClass = new NvidiaBackend(new NvidiaConfig(
+                c.resources(),
+                c.requests(),
+                new NvidiaConfig.Isolation(
+                        c.isolation().disableCoreLimit(), c.isolation().gpuCorePolicy(), "nvidia"),
+                c.node()));
+        assertThat(withClass.admit(container("nvidia.com/gpumem", "2000")))
+                .isInstanceOfSatisfying(
+                        Admission.Accepted.class,
+                        a -> assertThat(a.runtimeClassName()).isEqualTo("nvidia"));
+        assertThat(withClass.admit(container("cpu", "1")))
+                .isInstanceOfSatisfying(
+                        Admission.Accepted.class,
+                        a -> assertThat(a.runtimeClassName()).isEmpty());
+        assertThat(backend.admit(container("nvidia.com/gpu", "1")))
+                .isInstanceOfSatisfying(
+                        Admission.Accepted.class,
+                        a -> assertThat(a.runtimeClassName()).isEmpty());
+    }
+
+    private static Container container(String resource, String amount) {
+        return new ContainerBuilder()
+                .withName("c")
+                .withNewResources()
+                .addToLimits(resource, new Quantity(amount))
+                .endResources()
+                .build();
     }
 
     /** Go's strconv.ParseBool; anything it rejects counts as false. */

@@ -16,17 +16,29 @@ public sealed interface Admission {
      * @param limitsToSet         resource limits to set on the container (name to quantity text)
      * @param envToAdd            environment variables to append to the container, unless already set
      * @param podAnnotationsToSet annotations to set on the pod
+     * @param runtimeClassName    {@code spec.runtimeClassName} to set on the pod unless it has one; empty for none
      */
     record Accepted(
             boolean requested,
             Map<String, String> limitsToSet,
             Map<String, String> envToAdd,
-            Map<String, String> podAnnotationsToSet)
+            Map<String, String> podAnnotationsToSet,
+            String runtimeClassName)
             implements Admission {
         public Accepted {
             limitsToSet = Map.copyOf(limitsToSet);
             envToAdd = Map.copyOf(envToAdd);
             podAnnotationsToSet = Map.copyOf(podAnnotationsToSet);
+            runtimeClassName = runtimeClassName == null ? "" : runtimeClassName;
+        }
+
+        /** No runtime class. */
+        public Accepted(
+                boolean requested,
+                Map<String, String> limitsToSet,
+                Map<String, String> envToAdd,
+                Map<String, String> podAnnotationsToSet) {
+            this(requested, limitsToSet, envToAdd, podAnnotationsToSet, "");
         }
     }
 

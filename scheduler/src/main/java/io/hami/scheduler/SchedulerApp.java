@@ -232,7 +232,8 @@ public final class SchedulerApp implements AutoCloseable {
                 watch::locked,
                 s.scheduling().nodeSelector().all()
                         ? Denial.UNREGISTERED
-                        : Denial.unselected(s.scheduling().nodeSelector().toString()));
+                        : Denial.unselected(s.scheduling().nodeSelector().toString()),
+                s.scheduling().nodeSelector()::matches);
         binder = new Binder(
                 client,
                 locks,

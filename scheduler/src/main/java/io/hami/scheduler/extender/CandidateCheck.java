@@ -37,8 +37,15 @@ public final class CandidateCheck {
         if (quick == null) {
             return whyNotByPlacement(node);
         }
-        var snapshot = index.current(node);
-        if (snapshot == null || !snapshot.failClosed().isEmpty()) {
+        return whyNot(index.current(node));
+    }
+
+    /**
+     * Null when the pod fits on the node {@code snapshot} describes (null: a node the index does not know), else why
+     * it does not.
+     */
+    public Denial whyNot(UsageIndex.NodeSnapshot snapshot) {
+        if (quick == null || snapshot == null || !snapshot.failClosed().isEmpty() || snapshot.noDevices()) {
             return whyNot(placement.on(snapshot));
         }
         return quick.whyNot(snapshot.view(), snapshot.summary());

@@ -1,5 +1,6 @@
 package io.hami.scheduler.extender;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hami.protocol.spi.DeviceBackends;
@@ -8,13 +9,16 @@ import io.hami.scheduler.fit.NodeScore;
 import io.hami.scheduler.fit.PodRequest;
 import io.hami.scheduler.fit.ScoringWeights;
 import io.hami.scheduler.quota.QuotaBook;
+import io.hami.scheduler.usage.NodeDevices;
 import io.hami.scheduler.usage.UsageIndex;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
@@ -39,6 +43,8 @@ public final class Extender {
     private final Predicate<String> lockHeld;
     /** What filter says of a node the index does not know. */
     private final Denial unregistered;
+    /** Whether this scheduler considers a node with these labels ({@code --node-label-selector}). */
+    private final Predicate<Map<String, String>> considered;
 
     public Extender(
             UsageIndex index,
@@ -75,6 +81,24 @@ public final class Extender {
             FilterObserver observer,
             Predicate<String> lockHeld,
             Denial unregistered) {
+        this(index, quotas, backends, policy, leader, observer, lockHeld, unregistered, labels -> true);
+    }
+
+    /**
+     * {@code considered} tells whether the scheduler considers a node with the given labels: a node object filter is
+     * sent that the index does not know is fitted from its own devices only when it does (else {@code unregistered}).
+     */
+    public Extender(
+            UsageIndex index,
+            QuotaBook quotas,
+            DeviceBackends backends,
+            SchedulingPolicy policy,
+            BooleanSupplier leader,
+            FilterObserver observer,
+            Predicate<String> lockHeld,
+            Denial unregistered,
+            Predicate<Map<String, String>> considered) {
+        this.considered = considered;
         this.unregistered = unregistered;
         this.lockHeld = lockHeld;
         this.index = index;
@@ -109,13 +133,15 @@ public final class Extender {
         }
         int n = candidates.size();
         var reasons = new Denial[n];
+        Map<String, UsageIndex.NodeSnapshot> templates = templates(args);
         if (n >= PARALLEL_FROM) {
             // Nodes are independent; large candidate lists are checked on all cores, as upstream scores concurrently.
             IntStream.range(0, (n + CHUNK - 1) / CHUNK)
                     .parallel()
-                    .forEach(c -> whyNot(check, candidates, reasons, c * CHUNK, Math.min(n, c * CHUNK + CHUNK)));
+                    .forEach(c ->
+                            whyNot(check, templates, candidates, reasons, c * CHUNK, Math.min(n, c * CHUNK + CHUNK)));
         } else {
-            whyNot(check, candidates, reasons, 0, n);
+            whyNot(check, templates, candidates, reasons, 0, n);
         }
         var fitting = new ArrayList<String>(n); // sized once: growing it node by node showed in /filter's profile
         var denials = new LinkedHashMap<String, Denial>();
@@ -123,7 +149,9 @@ public final class Extender {
             if (reasons[i] == null) {
                 fitting.add(candidates.get(i));
             } else {
-                if (reasons[i].equals(Denial.UNREGISTERED)) { // the index does not know the node
+                if (reasons[i].equals(Denial.UNREGISTERED)
+                        && !templates.containsKey(candidates.get(i))
+                        && index.current(candidates.get(i)) == null) { // the index does not know the node
                     reasons[i] = unregistered;
                 }
                 denials.put(candidates.get(i), reasons[i]);
@@ -152,10 +180,46 @@ public final class Extender {
         return FilterResult.of(fitting, failed);
     }
 
-    private static void whyNot(CandidateCheck check, List<String> candidates, Denial[] reasons, int from, int to) {
+    private static void whyNot(
+            CandidateCheck check,
+            Map<String, UsageIndex.NodeSnapshot> templates,
+            List<String> candidates,
+            Denial[] reasons,
+            int from,
+            int to) {
         for (int i = from; i < to; i++) {
-            reasons[i] = check.whyNot(candidates.get(i));
+            String node = candidates.get(i);
+            var template = templates.isEmpty() ? null : templates.get(node);
+            reasons[i] = template == null ? check.whyNot(node) : check.whyNot(template);
         }
+    }
+
+    /**
+     * The node objects in {@code args} that the index does not know and this scheduler considers, read from their own
+     * annotations and capacity with nothing in use: cluster-autoscaler's templates of nodes it may add (upstream's
+     * simulation path). Nodes the index knows are fitted against their usage as always.
+     */
+    private Map<String, UsageIndex.NodeSnapshot> templates(ExtenderArgs args) {
+        if (args.nodes() == null || args.nodes().getItems() == null) {
+            return Map.of();
+        }
+        var out = new HashMap<String, UsageIndex.NodeSnapshot>();
+        for (Node node : args.nodes().getItems()) {
+            if (node == null || node.getMetadata() == null || node.getMetadata().getName() == null) {
+                continue;
+            }
+            String name = node.getMetadata().getName();
+            if (index.current(name) != null) {
+                continue;
+            }
+            Map<String, String> labels = node.getMetadata().getLabels() == null
+                    ? Map.of()
+                    : node.getMetadata().getLabels();
+            if (considered.test(labels)) {
+                out.put(name, UsageIndex.unused(name, NodeDevices.read(node, backends, Set.of())));
+            }
+        }
+        return out;
     }
 
     /** The filter question of {@code pod} (which asks for devices), ready to ask of each candidate node. */

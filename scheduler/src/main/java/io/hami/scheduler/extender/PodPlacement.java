@@ -39,9 +39,12 @@ public record PodPlacement(
         return new PodPlacement(request, backends, policy.placementFor(annotations, backends), annotations, rooms);
     }
 
-    /** The pod on {@code node} (null: the index does not know it), by the full placement. */
+    /**
+     * The pod on {@code node} (null: the index does not know it), by the full placement. A node without devices is
+     * unregistered, as upstream registers only nodes with devices.
+     */
     public Placement on(UsageIndex.NodeSnapshot node) {
-        if (node == null) {
+        if (node == null || node.noDevices()) {
             return new Placement.Unplaced(Denial.UNREGISTERED);
         }
         if (!node.failClosed().isEmpty()) {

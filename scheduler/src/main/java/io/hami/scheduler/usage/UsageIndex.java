@@ -41,6 +41,34 @@ public final class UsageIndex {
         public NodeSnapshot(NodeView view, List<String> failClosed) {
             this(view, failClosed, NodeSummary.of(view.devices()));
         }
+
+        /**
+         * Whether the node has no devices of any vendor and nothing that makes it fail closed: upstream has not
+         * registered such a node, and filter says {@code node unregistered} of it.
+         */
+        public boolean noDevices() {
+            if (!failClosed.isEmpty()) {
+                return false;
+            }
+            for (var list : view.devices().values()) {
+                if (!list.isEmpty()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * {@code node} as {@code devices} describes it with nothing in use on it: a node object filter is sent that the
+     * index does not follow (a cluster-autoscaler template), read as upstream's simulation path reads it.
+     */
+    public static NodeSnapshot unused(String node, NodeDevices devices) {
+        var entry = new NodeEntry();
+        entry.annotations = devices.annotations();
+        entry.devices = new TreeMap<>(devices.devices());
+        entry.invalidInventory = new TreeMap<>(devices.invalid());
+        return build(node, entry, Map.of(), null);
     }
 
     /**

@@ -6,11 +6,17 @@ import static io.hami.scheduler.SchedulerFixture.names;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.scheduler.SchedulerFixture;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -83,6 +89,84 @@ class ExtenderHttpTest {
                         .toList())
                 .containsExactly("gpu-2");
         assertThat(r.get("FailedNodes").get("gpu-1").asString()).isEqualTo("2/2 CardInsufficientMemory");
+    }
+
+    /** A node object as cluster-autoscaler sends a template: never created, so the index does not know it. */
+    static Node template(String name, DeviceInfo... gpus) {
+        var meta = new NodeBuilder().withNewMetadata().withName(name);
+        if (gpus.length > 0) {
+            meta.addToAnnotations("hami.io/node-nvidia-register", JsonRegisterCodec.encode(List.of(gpus)));
+        }
+        return meta.endMetadata()
+                .withNewStatus()
+                .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(gpus.length * 10)))
+                .endStatus()
+                .build();
+    }
+
+    @Test
+    void nodeObjectsTheIndexDoesNotKnowAreFittedAgainstTheirOwnDevicesAndKnownOnesAgainstTheIndex() throws Exception {
+        var pod = f.pod("ca", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
+        // gpu-1 as sent claims 16000 MiB cards; the index knows it has two 8000 MiB ones, and that is what counts
+        var known = f.client.nodes().withName("gpu-1").get();
+        known.getMetadata()
+                .getAnnotations()
+                .put(
+                        "hami.io/node-nvidia-register",
+                        JsonRegisterCodec.encode(List.of(gpu("GPU-a", 0, 16000), gpu("GPU-b", 1, 16000))));
+        var list = new NodeList(
+                "v1",
+                List.of(
+                        known,
+                        template("ca-big", gpu("GPU-t1", 0, 16000)),
+                        template("ca-small", gpu("GPU-t2", 0, 8000)),
+                        template("ca-bare")),
+                "NodeList",
+                null);
+        var r = JSON.readTree(f.post(
+                        "/filter",
+                        "{\"Pod\":" + f.podJson(pod) + ",\"Nodes\":"
+                                + f.client.getKubernetesSerialization().asJson(list) + "}")
+                .body());
+        assertThat(r.get("Error").asString()).isEmpty();
+        assertThat(r.get("Nodes")
+                        .get("items")
+                        .valueStream()
+                        .map(n -> n.get("metadata").get("name").asString())
+                        .toList())
+                .containsExactly("ca-big");
+        assertThat(r.get("FailedNodes").get("gpu-1").asString()).isEqualTo("2/2 CardInsufficientMemory");
+        assertThat(r.get("FailedNodes").get("ca-small").asString()).isEqualTo("1/1 CardInsufficientMemory");
+        assertThat(r.get("FailedNodes").get("ca-bare").asString()).isEqualTo("node unregistered");
+        // simulation has no side effects: nothing written, nothing indexed
+        assertThat(f.get("ca").getMetadata().getAnnotations()).isNullOrEmpty();
+        assertThat(f.app.index().nodeNames()).doesNotContain("ca-big", "ca-small", "ca-bare");
+    }
+
+    @Test
+    void aKnownNodeWithoutDevicesIsUnregistered() throws Exception {
+        f.client
+                .nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("bare-1")
+                        .endMetadata()
+                        .build())
+                .create();
+        f.awaitNodes("bare-1");
+        var pod = f.pod("bare", container("c", "nvidia.com/gpu", "1"));
+        var result = filter(f.podJson(pod), names("bare-1", "hcu-1"));
+        assertThat(result.get("FailedNodes").get("bare-1").asString()).isEqualTo("node unregistered");
+        assertThat(result.get("FailedNodes").get("hcu-1").asString()).isEqualTo("NodeInsufficientDevice");
+        // and as a node object: known to the index, so never read as a template
+        var list =
+                new NodeList("v1", List.of(f.client.nodes().withName("bare-1").get()), "NodeList", null);
+        var r = JSON.readTree(f.post(
+                        "/filter",
+                        "{\"Pod\":" + f.podJson(pod) + ",\"Nodes\":"
+                                + f.client.getKubernetesSerialization().asJson(list) + "}")
+                .body());
+        assertThat(r.get("FailedNodes").get("bare-1").asString()).isEqualTo("node unregistered");
     }
 
     @Test

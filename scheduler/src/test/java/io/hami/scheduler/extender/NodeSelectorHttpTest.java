@@ -6,11 +6,13 @@ import static io.hami.scheduler.SchedulerFixture.names;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.NodeList;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.cluster.NodeSelector;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,6 +53,29 @@ class NodeSelectorHttpTest {
             n.getMetadata().setLabels(labels);
             return n;
         });
+    }
+
+    @Test
+    void aTemplateNodeIsFittedOnlyWhenItCarriesTheSelectedLabels() throws Exception {
+        var pod = f.pod("ca", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
+        var selected = ExtenderHttpTest.template("ca-in", gpu("GPU-t1", 0, 16000));
+        selected.getMetadata().setLabels(Map.of("hami.io/pool", "gpu", "zone", "a"));
+        var other = ExtenderHttpTest.template("ca-out", gpu("GPU-t2", 0, 16000));
+        var list = new NodeList("v1", List.of(selected, other), "NodeList", null);
+        var r = JSON.readTree(f.post(
+                        "/filter",
+                        "{\"Pod\":" + f.podJson(pod) + ",\"Nodes\":"
+                                + f.client.getKubernetesSerialization().asJson(list) + "}")
+                .body());
+        assertThat(r.get("Nodes")
+                        .get("items")
+                        .get(0)
+                        .get("metadata")
+                        .get("name")
+                        .asString())
+                .isEqualTo("ca-in");
+        assertThat(r.get("Nodes").get("items").size()).isOne();
+        assertThat(r.get("FailedNodes").get("ca-out").asString()).isEqualTo(UNSELECTED);
     }
 
     @AfterAll

@@ -231,6 +231,11 @@ int mock_load_devices(const mock_defaults *defaults) {
         d->unique_id = (uint64_t) num(item, "uniqueId", (double) (0x1000u + (unsigned) i));
         d->memory_info_unsupported = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(item, "memoryInfo"));
     }
+    if (defaults->read_extra != NULL && defaults->read_extra(root) != 0) {
+        cJSON_Delete(root);
+        mock_cfg.count = 0;
+        return -1;
+    }
     cJSON_Delete(root);
     queue_head = queue_len = 0;
     memset(reported_unhealthy, 0, sizeof reported_unhealthy);

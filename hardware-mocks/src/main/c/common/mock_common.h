@@ -58,6 +58,9 @@ typedef struct {
     unsigned pci_device_id;
     int card_type;
     int compute_units;
+    /* Reads the vendor's own device fields from the parsed file once the devices are in mock_cfg (NULL: none);
+       non-zero fails the load, after printing why on stderr. */
+    int (*read_extra)(const cJSON *root);
 } mock_defaults;
 
 extern pthread_mutex_t mock_mutex;

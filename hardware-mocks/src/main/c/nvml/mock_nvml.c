@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,107 @@ static struct nvmlDevice_st devices[MOCK_MAX_DEVICES];
 static struct nvmlEventSet_st sets[MAX_SETS];
 static int init_count;
 
-static const mock_defaults DEFAULTS = {.pci_device_id = 0x20B010DE, .card_type = 0, .compute_units = 0};
+/*
+ * Topology between the devices, from devices.json: "nvlinks" {"<peer uuid>": <link count>} gives a device that many
+ * active links to the peer, at the next link indexes in the order written; "p2pLevel" {"<peer uuid>": "<level>"}
+ * sets the common ancestor towards the peer, by default "node" on the same numaNode and "system" across them.
+ * Either may differ between the two ends of a pair, as a faulty card's would. "nvswitchLinks": N adds N active
+ * links to an NVSwitch after those.
+ */
+#define TO_NVSWITCH (-1)
+static int nvlink_count[MOCK_MAX_DEVICES];
+static int nvlink_peer[MOCK_MAX_DEVICES][NVML_NVLINK_MAX_LINKS]; /* a device index, or TO_NVSWITCH */
+static int p2p_level[MOCK_MAX_DEVICES][MOCK_MAX_DEVICES]; /* -1: by numaNode */
+
+static const char *const LEVEL_NAMES[] = {"internal", "single", "multiple", "hostbridge", "node", "system"};
+static const nvmlGpuTopologyLevel_t LEVELS[] = {NVML_TOPOLOGY_INTERNAL, NVML_TOPOLOGY_SINGLE, NVML_TOPOLOGY_MULTIPLE,
+                                                NVML_TOPOLOGY_HOSTBRIDGE, NVML_TOPOLOGY_NODE, NVML_TOPOLOGY_SYSTEM};
+
+__attribute__((format(printf, 3, 4))) static int bad_topology(int device, const char *key, const char *fmt, ...) {
+    fprintf(stderr, "hami mock: device file: devices[%d].%s ", device, key);
+    va_list args;
+    va_start(args, fmt);
+    vfprintf(stderr, fmt, args);
+    va_end(args);
+    fputc('\n', stderr);
+    return -1;
+}
+
+/* The index of the device a topology key names, or -1 after saying why it names none. */
+static int topology_peer(int device, const char *key, const char *uuid, const int *seen) {
+    for (int p = 0; p < mock_cfg.count; p++) {
+        if (strcmp(mock_cfg.dev[p].uuid, uuid) != 0) continue;
+        if (p == device) return bad_topology(device, key, "names the device itself (%s)", uuid);
+        if (seen[p]) return bad_topology(device, key, "names %s twice", uuid);
+        return p;
+    }
+    return bad_topology(device, key, "names %s, which is no device in the file", uuid);
+}
+
+static int read_topology(const cJSON *root) {
+    memset(nvlink_count, 0, sizeof nvlink_count);
+    memset(p2p_level, -1, sizeof p2p_level);
+    int i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "devices")) {
+        if (i == mock_cfg.count) break;
+        int seen[MOCK_MAX_DEVICES] = {0};
+        const cJSON *links = cJSON_GetObjectItemCaseSensitive(item, "nvlinks");
+        if (links != NULL && !cJSON_IsObject(links)) {
+            return bad_topology(i, "nvlinks", "must be an object of peer uuid to link count");
+        }
+        const cJSON *l;
+        cJSON_ArrayForEach(l, links) {
+            int peer = topology_peer(i, "nvlinks", l->string, seen);
+            if (peer < 0) return -1;
+            seen[peer] = 1;
+            double n = cJSON_IsNumber(l) ? l->valuedouble : 0;
+            if (n < 1 || n > NVML_NVLINK_MAX_LINKS || n != (int) n) {
+                return bad_topology(i, "nvlinks", "link count to %s must be a whole number from 1 to %d", l->string,
+                                    NVML_NVLINK_MAX_LINKS);
+            }
+            if (nvlink_count[i] + (int) n > NVML_NVLINK_MAX_LINKS) {
+                return bad_topology(i, "nvlinks", "adds up to more than %d links", NVML_NVLINK_MAX_LINKS);
+            }
+            for (int k = 0; k < (int) n; k++) nvlink_peer[i][nvlink_count[i]++] = peer;
+        }
+        const cJSON *switches = cJSON_GetObjectItemCaseSensitive(item, "nvswitchLinks");
+        if (switches != NULL) {
+            double n = cJSON_IsNumber(switches) ? switches->valuedouble : -1;
+            if (n < 0 || n > NVML_NVLINK_MAX_LINKS || n != (int) n) {
+                return bad_topology(i, "nvswitchLinks", "must be a whole number from 0 to %d", NVML_NVLINK_MAX_LINKS);
+            }
+            if (nvlink_count[i] + (int) n > NVML_NVLINK_MAX_LINKS) {
+                return bad_topology(i, "nvswitchLinks", "adds up to more than %d links with nvlinks",
+                                    NVML_NVLINK_MAX_LINKS);
+            }
+            for (int k = 0; k < (int) n; k++) nvlink_peer[i][nvlink_count[i]++] = TO_NVSWITCH;
+        }
+        memset(seen, 0, sizeof seen);
+        const cJSON *levels = cJSON_GetObjectItemCaseSensitive(item, "p2pLevel");
+        if (levels != NULL && !cJSON_IsObject(levels)) {
+            return bad_topology(i, "p2pLevel", "must be an object of peer uuid to level");
+        }
+        cJSON_ArrayForEach(l, levels) {
+            int peer = topology_peer(i, "p2pLevel", l->string, seen);
+            if (peer < 0) return -1;
+            seen[peer] = 1;
+            for (size_t k = 0; k < sizeof LEVELS / sizeof LEVELS[0] && cJSON_IsString(l); k++) {
+                if (strcmp(l->valuestring, LEVEL_NAMES[k]) == 0) p2p_level[i][peer] = (int) LEVELS[k];
+            }
+            if (p2p_level[i][peer] < 0) {
+                return bad_topology(i, "p2pLevel",
+                                    "level to %s must be one of internal, single, multiple, hostbridge, node, system",
+                                    l->string);
+            }
+        }
+        i++;
+    }
+    return 0;
+}
+
+static const mock_defaults DEFAULTS = {
+    .pci_device_id = 0x20B010DE, .card_type = 0, .compute_units = 0, .read_extra = read_topology};
 static const unsigned long long SUPPORTED_EVENTS =
     nvmlEventTypeSingleBitEccError | nvmlEventTypeDoubleBitEccError | nvmlEventTypeXidCriticalError;
 
@@ -298,20 +399,91 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvml
     LEAVE;
 }
 
+static void fill_pci(const mock_device *d, nvmlPciInfo_t *pci) {
+    memset(pci, 0, sizeof *pci);
+    pci->domain = d->domain;
+    pci->bus = d->bus;
+    pci->device = d->device;
+    pci->pciDeviceId = d->pci_device_id;
+    pci->pciSubSystemId = d->pci_subsystem_id;
+    snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", d->domain, d->bus, d->device);
+    snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", d->domain & 0xffff, d->bus, d->device);
+}
+
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci) {
     ENTER("nvmlDeviceGetPciInfo_v3");
     int i = device_of(device, &rc);
     if (i >= 0 && pci == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS) fill_pci(&mock_cfg.dev[i], pci);
+    LEAVE;
+}
+
+/* A device with itself: INTERNAL (nothing is closer). */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevice_t device2,
+                                                             nvmlGpuTopologyLevel_t *pathInfo) {
+    ENTER("nvmlDeviceGetTopologyCommonAncestor");
+    int a = device_of(device1, &rc);
+    int b = device_of(device2, &rc);
+    if (rc == NVML_SUCCESS && pathInfo == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
     if (rc == NVML_SUCCESS) {
-        const mock_device *d = &mock_cfg.dev[i];
-        memset(pci, 0, sizeof *pci);
-        pci->domain = d->domain;
-        pci->bus = d->bus;
-        pci->device = d->device;
-        pci->pciDeviceId = d->pci_device_id;
-        pci->pciSubSystemId = d->pci_subsystem_id;
-        snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", d->domain, d->bus, d->device);
-        snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", d->domain & 0xffff, d->bus, d->device);
+        if (a == b) *pathInfo = NVML_TOPOLOGY_INTERNAL;
+        else if (p2p_level[a][b] >= 0) *pathInfo = (nvmlGpuTopologyLevel_t) p2p_level[a][b];
+        else *pathInfo = mock_cfg.dev[a].numa_node == mock_cfg.dev[b].numa_node ? NVML_TOPOLOGY_NODE : NVML_TOPOLOGY_SYSTEM;
+    }
+    LEAVE;
+}
+
+/*
+ * As NVML's documentation has it: a device without NVLink answers NOT_SUPPORTED, a link index from
+ * NVML_NVLINK_MAX_LINKS on INVALID_ARGUMENT. A device with links has them active from index 0; its other
+ * indexes below the maximum are inactive links.
+ */
+static int nvlink_of(int i, unsigned int link, nvmlReturn_t *rc) {
+    if (*rc != NVML_SUCCESS) return 0;
+    if (nvlink_count[i] == 0) *rc = NVML_ERROR_NOT_SUPPORTED;
+    else if (link >= NVML_NVLINK_MAX_LINKS) *rc = NVML_ERROR_INVALID_ARGUMENT;
+    return *rc == NVML_SUCCESS && link < (unsigned) nvlink_count[i];
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive) {
+    ENTER("nvmlDeviceGetNvLinkState");
+    int i = device_of(device, &rc);
+    if (i >= 0 && isActive == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    int active = i >= 0 && nvlink_of(i, link, &rc);
+    if (rc == NVML_SUCCESS) *isActive = active ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+    LEAVE;
+}
+
+/* The NVSwitch every switch link leads to: a PCI domain no GPU of a devices.json uses. */
+static const mock_device NVSWITCH = {.domain = 0xFFFF, .pci_device_id = 0x22A310DE};
+
+/*
+ * The peer's own PCI info, as nvmlDeviceGetPciInfo_v3 gives it, or the NVSwitch's (0000FFFF:00:00.0); an inactive
+ * link leads nowhere (INVALID_ARGUMENT).
+ */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci) {
+    ENTER("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    int i = device_of(device, &rc);
+    if (i >= 0 && pci == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    int active = i >= 0 && nvlink_of(i, link, &rc);
+    if (rc == NVML_SUCCESS && !active) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS) {
+        int peer = nvlink_peer[i][link];
+        fill_pci(peer == TO_NVSWITCH ? &NVSWITCH : &mock_cfg.dev[peer], pci);
+    }
+    LEAVE;
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link,
+                                                             nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType) {
+    ENTER("nvmlDeviceGetNvLinkRemoteDeviceType");
+    int i = device_of(device, &rc);
+    if (i >= 0 && pNvLinkDeviceType == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    int active = i >= 0 && nvlink_of(i, link, &rc);
+    if (rc == NVML_SUCCESS && !active) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS) {
+        *pNvLinkDeviceType = nvlink_peer[i][link] == TO_NVSWITCH ? NVML_NVLINK_DEVICE_TYPE_SWITCH
+                                                                 : NVML_NVLINK_DEVICE_TYPE_GPU;
     }
     LEAVE;
 }

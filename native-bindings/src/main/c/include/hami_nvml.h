@@ -53,8 +53,32 @@ typedef struct nvmlEventSet_st *nvmlEventSet_t;
 #define NVML_DEVICE_UUID_V2_BUFFER_SIZE 96
 #define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96
 #define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
+#define NVML_NVLINK_MAX_LINKS 18
 
 #define NVML_STRUCT_VERSION(data, ver) (unsigned int)(sizeof(nvml##data##_v##ver##_t) | ((ver) << 24U))
+
+/* How far apart two GPUs are on the PCIe tree; the values are spaced for levels NVML may add. */
+typedef enum nvmlGpuLevel_enum {
+    NVML_TOPOLOGY_INTERNAL = 0,     /* on one board (e.g. Tesla K80) */
+    NVML_TOPOLOGY_SINGLE = 10,      /* through a single PCIe switch */
+    NVML_TOPOLOGY_MULTIPLE = 20,    /* through several PCIe switches, no host bridge */
+    NVML_TOPOLOGY_HOSTBRIDGE = 30,  /* through one host bridge */
+    NVML_TOPOLOGY_NODE = 40,        /* within one NUMA node, across host bridges (was NVML_TOPOLOGY_CPU) */
+    NVML_TOPOLOGY_SYSTEM = 50       /* across NUMA nodes (the SMP interconnect) */
+} nvmlGpuTopologyLevel_t;
+
+typedef enum nvmlEnableState_enum {
+    NVML_FEATURE_DISABLED = 0,
+    NVML_FEATURE_ENABLED = 1
+} nvmlEnableState_t;
+
+/* What the far end of an NVLink is. */
+typedef enum nvmlNvLinkDeviceType_enum {
+    NVML_NVLINK_DEVICE_TYPE_GPU = 0x00,
+    NVML_NVLINK_DEVICE_TYPE_IBMNPU = 0x01,
+    NVML_NVLINK_DEVICE_TYPE_SWITCH = 0x02,
+    NVML_NVLINK_DEVICE_TYPE_UNKNOWN = 0xFF
+} nvmlIntNvLinkDeviceType_t;
 
 typedef struct nvmlPciInfo_st {
     char busIdLegacy[NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE];
@@ -116,6 +140,10 @@ nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t device, unsigned int *minorNu
 nvmlReturn_t nvmlDeviceGetNumaNodeId(nvmlDevice_t device, unsigned int *node);
 nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor);
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization);
+nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuTopologyLevel_t *pathInfo);
+nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive);
+nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci);
+nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link, nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType);
 nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t *set);
 nvmlReturn_t nvmlDeviceGetSupportedEventTypes(nvmlDevice_t device, unsigned long long *eventTypes);
 nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set);

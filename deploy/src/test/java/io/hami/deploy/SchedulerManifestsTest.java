@@ -122,6 +122,7 @@ class SchedulerManifestsTest {
         assertThat(e.path("filterVerb").asString()).isEqualTo("filter");
         assertThat(e.path("prioritizeVerb").asString()).isEqualTo("prioritize");
         assertThat(e.path("bindVerb").asString()).isEqualTo("bind");
+        assertThat(e.path("preemptVerb").asString()).isEqualTo("preempt");
         assertThat(e.path("nodeCacheCapable").asBoolean()).isTrue();
         assertThat(e.path("enableHTTPS").asBoolean()).isTrue();
         String bind = Manifests.flag(SCHEDULER, "--http-bind").orElseThrow();

@@ -73,6 +73,8 @@ public final class PluginApp implements AutoCloseable {
      * @param sharing         split count and scalings over the vendor defaults (CLI, then the per-node file)
      * @param paths           host paths of device nodes and HAMi-core's folders
      * @param timings         periods and waits
+     * @param topologyScore   NVIDIA: publish the GPU pair scores ({@code --topology-score}); the plugin also turns
+     *                        them on for env {@code ENABLE_TOPOLOGY_SCORE=true}
      */
     public record Settings(
             String backend,
@@ -83,8 +85,23 @@ public final class PluginApp implements AutoCloseable {
             DeviceConfig deviceConfig,
             Sharing sharing,
             HostPaths paths,
-            Timings timings) {
+            Timings timings,
+            boolean topologyScore) {
         public static final Path DEFAULT_DEVICE_PLUGIN_DIR = Path.of("/var/lib/kubelet/device-plugins");
+
+        /** Without the topology score (unless the environment asks for it). */
+        public Settings(
+                String backend,
+                String nodeName,
+                Path kubeconfig,
+                Path devicePluginDir,
+                Path library,
+                DeviceConfig deviceConfig,
+                Sharing sharing,
+                HostPaths paths,
+                Timings timings) {
+            this(backend, nodeName, kubeconfig, devicePluginDir, library, deviceConfig, sharing, paths, timings, false);
+        }
 
         public Settings {
             Objects.requireNonNull(backend, "backend");
@@ -190,7 +207,13 @@ public final class PluginApp implements AutoCloseable {
             vendor = VendorPlugins.load()
                     .byName(s.backend())
                     .open(new VendorSettings(
-                            s.nodeName(), s.library(), backends, s.deviceConfig(), s.sharing(), s.paths()));
+                            s.nodeName(),
+                            s.library(),
+                            backends,
+                            s.deviceConfig(),
+                            s.sharing(),
+                            s.paths(),
+                            s.topologyScore()));
         } catch (NativeLibraryException | VendorStatusException e) {
             throw new PluginStartException(
                     "the " + s.backend() + " plugin cannot use its vendor library: " + e.getMessage(), e);

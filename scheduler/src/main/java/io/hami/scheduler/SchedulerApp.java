@@ -16,13 +16,18 @@ import io.hami.scheduler.extender.Extender;
 import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.fit.Denial;
+import io.hami.scheduler.gang.GangLockWait;
+import io.hami.scheduler.gang.GangWaits;
+import io.hami.scheduler.gang.NodeLockQueue;
 import io.hami.scheduler.handshake.HandshakeLoop;
 import io.hami.scheduler.http.SchedulerHttpServer;
 import io.hami.scheduler.leader.LeaderMode;
 import io.hami.scheduler.leader.Leadership;
 import io.hami.scheduler.metrics.MetricsServer;
 import io.hami.scheduler.metrics.SchedulerMetrics;
+import io.hami.scheduler.preempt.Preemption;
 import io.hami.scheduler.quota.QuotaBook;
+import io.hami.scheduler.requeue.Requeue;
 import io.hami.scheduler.usage.UsageIndex;
 import io.hami.scheduler.webhook.AdmissionRules;
 import io.hami.scheduler.webhook.WebhookHandler;
@@ -76,13 +81,30 @@ public final class SchedulerApp implements AutoCloseable {
          * @param deviceConfig  resource names and defaults per vendor
          * @param nodeSelector  the nodes this scheduler considers ({@code --node-label-selector}); the others are not
          *                      watched, and filter answers them as unregistered
+         * @param gangLockWait  how long a gang member's bind waits in line for a held node lock
+         *                      ({@code --gang-lock-wait}; 0: not at all)
          */
         public record Scheduling(
                 String schedulerName,
                 SchedulingPolicy policy,
                 Duration lockTimeout,
                 DeviceConfig deviceConfig,
-                NodeSelector nodeSelector) {
+                NodeSelector nodeSelector,
+                Duration gangLockWait) {
+            public Scheduling {
+                GangLockWait.check(gangLockWait);
+            }
+
+            /** Gang members wait {@link GangLockWait#DEFAULT}. */
+            public Scheduling(
+                    String schedulerName,
+                    SchedulingPolicy policy,
+                    Duration lockTimeout,
+                    DeviceConfig deviceConfig,
+                    NodeSelector nodeSelector) {
+                this(schedulerName, policy, lockTimeout, deviceConfig, nodeSelector, GangLockWait.DEFAULT);
+            }
+
             /** Every node. */
             public Scheduling(
                     String schedulerName, SchedulingPolicy policy, Duration lockTimeout, DeviceConfig deviceConfig) {
@@ -91,12 +113,19 @@ public final class SchedulerApp implements AutoCloseable {
         }
 
         /**
-         * This replica's part among the others.
+         * This replica's part among the others, and what it does for the cluster while it leads.
          *
-         * @param leader          how this replica decides whether it leads
-         * @param handshakePeriod how often the handshake round runs (design D3 in docs/design.md#d3: 15 s)
+         * @param leader           how this replica decides whether it leads
+         * @param handshakePeriod  how often the handshake round runs (design D3 in docs/design.md#d3: 15 s)
+         * @param requeueOnRelease whether the leader nudges pending pods back into kube-scheduler's queue when devices
+         *                         they wait for are released ({@code --requeue-on-release}, {@link Requeue})
          */
-        public record Replica(LeaderMode leader, Duration handshakePeriod) {}
+        public record Replica(LeaderMode leader, Duration handshakePeriod, boolean requeueOnRelease) {
+            /** Nudging pending pods on release, the default. */
+            public Replica(LeaderMode leader, Duration handshakePeriod) {
+                this(leader, handshakePeriod, true);
+            }
+        }
 
         /**
          * What {@code /metrics} serves, and where.
@@ -124,6 +153,10 @@ public final class SchedulerApp implements AutoCloseable {
     private final Binder binder;
     private final SchedulerHttpServer http;
     private final MetricsServer metricsServer;
+    /** The requeue's own thread (patches must not hold up the handshake), or null without it. */
+    private final ScheduledExecutorService requeueTimer;
+
+    private final Requeue requeue;
 
     /** Starts everything; metrics go to {@code registry}, events to the API server. */
     public static SchedulerApp start(KubernetesClient client, Settings s, PrometheusRegistry registry, Clock clock)
@@ -173,6 +206,7 @@ public final class SchedulerApp implements AutoCloseable {
         var inventory = new NodeInventory(index, backends);
         var quotas = new QuotaBook(backends, index);
         metrics.registerQuotas(quotas);
+        var gangLine = new NodeLockQueue();
         watch = new ClusterWatch(
                 client,
                 index,
@@ -183,6 +217,7 @@ public final class SchedulerApp implements AutoCloseable {
                     @Override
                     public void lockReleased(String node, Duration held) {
                         metrics.lockReleased(node, held);
+                        gangLine.released(node); // the first gang member waiting there tries now
                     }
 
                     @Override
@@ -219,6 +254,22 @@ public final class SchedulerApp implements AutoCloseable {
         var unused = ticker.scheduleWithFixedDelay(
                 this::handshakeRound, 0, s.replica().handshakePeriod().toMillis(), TimeUnit.MILLISECONDS);
 
+        if (s.replica().requeueOnRelease()) {
+            requeueTimer = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().name("hami-requeue").daemon().factory());
+            requeue = new Requeue(
+                    backends,
+                    Requeue.Patcher.of(client),
+                    AbandonedDecisions.Timer.of(requeueTimer),
+                    leadership,
+                    clock,
+                    metrics::requeueNudged);
+            index.listen(requeue);
+        } else {
+            requeueTimer = null;
+            requeue = null;
+        }
+
         var policy = s.scheduling().policy();
         var locks = new NodeLockClient(
                 client, s.scheduling().lockTimeout(), clock, new NodeLockClient.Cached(watch::node, watch::pod));
@@ -228,7 +279,9 @@ public final class SchedulerApp implements AutoCloseable {
                 backends,
                 policy,
                 leadership,
-                CompositeObserver.filter(metrics, events, filterObserver),
+                requeue == null
+                        ? CompositeObserver.filter(metrics, events, filterObserver)
+                        : CompositeObserver.filter(metrics, events, filterObserver, requeue),
                 watch::locked,
                 s.scheduling().nodeSelector().all()
                         ? Denial.UNREGISTERED
@@ -245,7 +298,8 @@ public final class SchedulerApp implements AutoCloseable {
                 clock,
                 CompositeObserver.bind(metrics, events, bindObserver),
                 new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF),
-                watch.podsHorizon()::reached);
+                watch.podsHorizon()::reached,
+                new GangWaits(s.scheduling().gangLockWait(), gangLine));
         var webhook = new WebhookHandler(
                 new AdmissionRules(backends, s.scheduling().schedulerName(), ns -> quotas.rooms(ns, null)), backends);
         // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each
@@ -256,7 +310,9 @@ public final class SchedulerApp implements AutoCloseable {
                 extender::prioritize,
                 binder::bind,
                 webhook,
-                () -> (readyWhenFollowing || leadership.getAsBoolean()) && watch.current());
+                () -> (readyWhenFollowing || leadership.getAsBoolean()) && watch.current(),
+                new Preemption(index, quotas, backends, policy, leadership, watch::pods, watch::node, registry)
+                        ::preempt);
         http = SchedulerHttpServer.start(
                 s.http().bind(), s.http().certFile(), s.http().keyFile(), routes);
         metricsServer = s.metrics().bind() == null
@@ -314,6 +370,11 @@ public final class SchedulerApp implements AutoCloseable {
         return handshake;
     }
 
+    /** The requeue on release, or null when it is off. */
+    public Requeue requeue() {
+        return requeue;
+    }
+
     public boolean isLeader() {
         return leadership.getAsBoolean();
     }
@@ -325,6 +386,9 @@ public final class SchedulerApp implements AutoCloseable {
             metricsServer.close();
         }
         ticker.shutdownNow();
+        if (requeueTimer != null) {
+            requeueTimer.shutdownNow();
+        }
         leadership.close();
         watch.close();
         events.close();

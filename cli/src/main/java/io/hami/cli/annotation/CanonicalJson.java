@@ -58,6 +58,7 @@ final class CanonicalJson {
                         .put("namespace", lock.namespace())
                         .put("name", lock.name());
             }
+            case AnnotationKind.VendorNodeKey v -> JSON.readTree(v.codec().toJson(value));
             case AnnotationKind.UnixTimeKey t -> {
                 var instant = UnixTimeCodec.decode(value);
                 yield JSON.createObjectNode()
@@ -132,6 +133,7 @@ final class CanonicalJson {
                     NodeLock time = NodeLockCodec.decode(text(o, "time", "lock"));
                     yield NodeLockCodec.encode(new NodeLock(time.time(), ns, name));
                 }
+                case AnnotationKind.VendorNodeKey v -> v.codec().fromJson(json);
                 case AnnotationKind.UnixTimeKey t -> {
                     var o = object(root, "time", Set.of("unix", "time"));
                     JsonNode unix = o.get("unix");

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
             "With --control-plane kubernetes, a real etcd, kube-apiserver and kube-scheduler (built once by "
                     + "scripts/control-plane.sh) replace the embedded API server and the simulated kube-scheduler; the API "
                     + "server calls the webhook.",
-            "Bundled scenarios: default, faults, scale."
+            "Bundled scenarios: default, faults, scale, scheduling."
         },
         subcommands = LabApiServerCommand.class)
 public final class LabCommand implements Callable<Integer> {

@@ -110,6 +110,12 @@ public final class PluginCommand implements Callable<Integer> {
     Path hostRoot;
 
     @Option(
+            names = "--topology-score",
+            description = "NVIDIA: publish the GPUs' pair scores (NVLinks and PCIe distance) on the Node for the"
+                    + " topology-aware policy. Env ENABLE_TOPOLOGY_SCORE=true turns it on too. Default: off.")
+    boolean topologyScore;
+
+    @Option(
             names = "--metrics-bind-address",
             paramLabel = "ADDRESS",
             defaultValue = DEFAULT_METRICS_BIND,
@@ -157,7 +163,8 @@ public final class PluginCommand implements Callable<Integer> {
                 deviceConfig.load(),
                 sharing,
                 hostRoot == null ? HostPaths.DEFAULTS : HostPaths.under(hostRoot),
-                Timings.DEFAULTS);
+                Timings.DEFAULTS,
+                topologyScore);
         PluginApp app;
         try {
             app = PluginApp.start(settings, metricsBind);

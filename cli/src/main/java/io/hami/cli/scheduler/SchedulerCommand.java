@@ -5,11 +5,13 @@ import io.hami.cli.lifecycle.UntilStopped;
 import io.hami.cli.options.DeviceConfigOption;
 import io.hami.cli.options.GoDurationConverter;
 import io.hami.cli.options.HostPortConverter;
+import io.hami.kube.client.ApiRateLimit;
 import io.hami.kube.client.KubeClients;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.cluster.NodeSelector;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.gang.GangLockWait;
 import io.hami.scheduler.leader.ElectionIdentity;
 import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -18,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +90,40 @@ public final class SchedulerCommand implements Callable<Integer> {
     Duration lockTimeout;
 
     @Option(
+            names = "--gang-lock-wait",
+            paramLabel = "DURATION",
+            converter = GangLockWaitConverter.class,
+            description = "How long the bind of a pod of a gang (label scheduling.x-k8s.io/pod-group or annotation"
+                    + " scheduling.k8s.io/group-name) waits in line for a held node lock before answering contention;"
+                    + " below 25s (kube-scheduler's extender httpTimeout is 30s), 0 = off. Default: 10s.")
+    Duration gangLockWait;
+
+    // Not an alias in names: picocli names an option by its longest name in its errors, so a bad --gang-lock-wait
+    // would be reported as --node-lock-retry-timeout.
+    @Option(
+            names = "--node-lock-retry-timeout",
+            paramLabel = "DURATION",
+            converter = NodeLockRetryTimeoutConverter.class,
+            description = "Upstream's name for --gang-lock-wait: the same setting, values and limits (upstream's"
+                    + " default, 28s, is above them). Give one of the two.")
+    Duration nodeLockRetryTimeout;
+
+    /**
+     * {@code --gang-lock-wait} or its upstream name, else {@link GangLockWait#DEFAULT}.
+     *
+     * @throws IllegalArgumentException when both are given
+     */
+    Duration gangLockWait() {
+        if (gangLockWait != null && nodeLockRetryTimeout != null) {
+            throw new IllegalArgumentException(
+                    "--gang-lock-wait and --node-lock-retry-timeout are one setting (upstream's name): give one");
+        }
+        return gangLockWait != null
+                ? gangLockWait
+                : nodeLockRetryTimeout != null ? nodeLockRetryTimeout : GangLockWait.DEFAULT;
+    }
+
+    @Option(
             names = "--node-label-selector",
             paramLabel = "K=V[,K=V...]",
             converter = NodeSelectorConverter.class,
@@ -107,6 +144,22 @@ public final class SchedulerCommand implements Callable<Integer> {
                     "Timeout of each request to the API server (positive; upstream's 0, no timeout, is not"
                             + " taken: a bind must answer within kube-scheduler's extender timeout). Default: ${DEFAULT-VALUE}.")
     Duration kubeTimeout;
+
+    @Option(
+            names = "--kube-qps",
+            paramLabel = "QPS",
+            defaultValue = "50",
+            description = "Requests a second to the API server in the long run, as client-go's token bucket (watches"
+                    + " are not counted); a request waits for its turn. Positive. Default: ${DEFAULT-VALUE}.")
+    double kubeQps;
+
+    @Option(
+            names = "--kube-burst",
+            paramLabel = "N",
+            defaultValue = "100",
+            description = "Requests to the API server that may go at once after a quiet spell (the size of the"
+                    + " --kube-qps bucket). At least 1. Default: ${DEFAULT-VALUE}.")
+    int kubeBurst;
 
     @Mixin
     DeviceConfigOption deviceConfig;
@@ -149,6 +202,43 @@ public final class SchedulerCommand implements Callable<Integer> {
                     + " container and device, growing with the pods. Default: off.")
     boolean containerMetrics;
 
+    @Option(
+            names = "--requeue-on-release",
+            arity = "1",
+            defaultValue = "true",
+            paramLabel = "true|false",
+            description =
+                    "When devices are released, the leader patches the pending pods our filter found unschedulable"
+                            + " for that vendor (annotation hami.io/requeue-after-release), so kube-scheduler retries them"
+                            + " instead of up to 5 minutes later. Default: ${DEFAULT-VALUE}.")
+    boolean requeueOnRelease;
+
+    /** A Go duration from 0 up to (not including) 25s; anything else is a usage error (exit 2) that says why. */
+    static class GangLockWaitConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            boolean negative = value.startsWith("-");
+            Duration wait = GoDurationConverter.parse(negative ? value.substring(1) : value);
+            try {
+                return GangLockWait.check(negative ? wait.negated() : wait);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(flagNamed(e.getMessage()));
+            }
+        }
+
+        String flagNamed(String message) {
+            return message;
+        }
+    }
+
+    /** As {@link GangLockWaitConverter}, its reasons naming the flag given. */
+    static final class NodeLockRetryTimeoutConverter extends GangLockWaitConverter {
+        @Override
+        String flagNamed(String message) {
+            return message.replace("--gang-lock-wait", "--node-lock-retry-timeout");
+        }
+    }
+
     /** {@code k=v,k2=v2}; a malformed one is a usage error (exit 2) with the reason. */
     static final class NodeSelectorConverter implements CommandLine.ITypeConverter<NodeSelector> {
         @Override
@@ -170,6 +260,8 @@ public final class SchedulerCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--kube-timeout must be positive (no timeout is not supported): a bind"
                     + " must answer within kube-scheduler's extender timeout");
         }
+        var rateLimit = new ApiRateLimit(kubeQps, kubeBurst);
+        Duration gangWait = gangLockWait();
         var policy = new SchedulingPolicy(nodePolicy, gpuPolicy);
         var config = deviceConfig.load();
         if (leaderElect && followLease != null) {
@@ -200,16 +292,17 @@ public final class SchedulerCommand implements Callable<Integer> {
         }
         var settings = new SchedulerApp.Settings(
                 new Settings.Http(httpBind, certFile, keyFile),
-                new Settings.Scheduling(schedulerName, policy, lockTimeout, config, nodeSelector()),
-                new Settings.Replica(leader, Duration.ofSeconds(15)),
+                new Settings.Scheduling(schedulerName, policy, lockTimeout, config, nodeSelector(), gangWait),
+                new Settings.Replica(leader, Duration.ofSeconds(15), requeueOnRelease),
                 new Settings.Metrics(metricsBind, Main.version(), containerMetrics));
-        try (var client = KubeClients.connect(kubeconfig, kubeTimeout);
+        try (var client = KubeClients.connect(kubeconfig, kubeTimeout, Optional.of(rateLimit));
                 var app = SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC())) {
             LOG.info(
-                    "hami scheduler {} ready: extender on {}, metrics on {}",
+                    "hami scheduler {} ready: extender on {}, metrics on {}, API requests limited by {}",
                     schedulerName,
                     app.address(),
-                    app.metricsAddress());
+                    app.metricsAddress(),
+                    rateLimit);
             UntilStopped.await(app);
         }
         return 0;

@@ -60,6 +60,7 @@ class AnnotationCommandTest {
                 "hami.io/node-handshake-hcu|Reported_2024-01-23 04:30:05",
                 "hami.io/bind-time|1716199325",
                 "hami.io/vgpu-time|1705054796",
+                "hami.io/node-nvidia-score|[{\"uuid\":\"GPU-a\",\"score\":{\"GPU-b\":600,\"GPU-c\":10}},{\"uuid\":\"GPU-b\",\"score\":{\"GPU-a\":600}}]",
             })
     void encodeOfDecodeGivesTheExactValueBack(String key, String value) {
         var decoded = hami("annotation", "decode", "--key", key, "--value", value);
@@ -121,6 +122,22 @@ class AnnotationCommandTest {
                 .isEqualTo(
                         "hami annotation: hami.io/node-hcu-register: invalid memory field in device 0: \"12x\", want a whole number from 0 to 2147483647"
                                 + System.lineSeparator());
+    }
+
+    @Test
+    void anNvidiaPairScoreThatIsNotAWholeNumberExitsTwo() {
+        var r = hami(
+                "annotation",
+                "decode",
+                "--key",
+                "hami.io/node-nvidia-score",
+                "--value",
+                "[{\"uuid\":\"GPU-a\",\"score\":{\"GPU-b\":1.5}}]");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err())
+                .isEqualTo(
+                        "hami annotation: hami.io/node-nvidia-score: invalid score for peer \"GPU-b\" in entry 0: 1.5"
+                                + " (want a whole number from 0 to 2147483647)" + System.lineSeparator());
     }
 
     @Test

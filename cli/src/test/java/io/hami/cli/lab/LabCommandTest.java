@@ -30,7 +30,7 @@ class LabCommandTest {
         Result r = hami("lab", "no-such-scenario");
 
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains("no bundled scenario of that name (bundled: default, faults, scale)");
+        assertThat(r.err()).contains("no bundled scenario of that name (bundled: default, faults, scale, scheduling)");
     }
 
     @Test
@@ -76,6 +76,7 @@ class LabCommandTest {
         Result r = hami("lab", "--help");
 
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("Bundled scenarios: default, faults, scale.", "apiserver", "--control-plane");
+        assertThat(r.out())
+                .contains("Bundled scenarios: default, faults, scale, scheduling.", "apiserver", "--control-plane");
     }
 }

@@ -101,4 +101,90 @@ class SchedulerCommandTest {
                 .isEqualTo(2);
         assertThat(bad.toString()).contains("invalid duration \"10\"");
     }
+
+    @Test
+    void gangMembersWaitTenSecondsForALockUnlessToldOtherwise() {
+        var plain = new SchedulerCommand();
+        new CommandLine(plain).parseArgs();
+        assertThat(plain.gangLockWait()).isEqualTo(java.time.Duration.ofSeconds(10));
+        var off = new SchedulerCommand();
+        new CommandLine(off).parseArgs("--gang-lock-wait=0");
+        assertThat(off.gangLockWait()).isZero();
+        var longest = new SchedulerCommand();
+        new CommandLine(longest).parseArgs("--gang-lock-wait=24s900ms");
+        assertThat(longest.gangLockWait()).isEqualTo(java.time.Duration.ofMillis(24_900));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(
+            delimiter = '|',
+            value = {
+                "25s|--gang-lock-wait must be below 25s, got 25s: a bind must answer within kube-scheduler's extender",
+                "1m|--gang-lock-wait must be below 25s, got 60s",
+                "-1s|--gang-lock-wait must not be negative (0 turns waiting off), got -1s",
+                "ten|invalid duration \"ten\""
+            })
+    void aGangLockWaitOutsideTheExtenderTimeoutIsAUsageErrorThatSaysWhy(String wait, String reason) {
+        var err = new StringWriter();
+        int code = hami(err, "scheduler", "--gang-lock-wait=" + wait, "--kubeconfig=/nonexistent");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains(reason).doesNotContain("at io.hami").doesNotContain("Exception");
+    }
+
+    @Test
+    void upstreamsNodeLockRetryTimeoutIsTheGangLockWait() {
+        var upstream = new SchedulerCommand();
+        new CommandLine(upstream).parseArgs("--node-lock-retry-timeout=5s");
+        assertThat(upstream.gangLockWait()).isEqualTo(java.time.Duration.ofSeconds(5));
+
+        var err = new StringWriter();
+        assertThat(hami(err, "scheduler", "--node-lock-retry-timeout=28s", "--kubeconfig=/nonexistent"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("--node-lock-retry-timeout must be below 25s, got 28s")
+                .doesNotContain("--gang-lock-wait must");
+        var both = new StringWriter();
+        assertThat(hami(
+                        both,
+                        "scheduler",
+                        "--gang-lock-wait=1s",
+                        "--node-lock-retry-timeout=2s",
+                        "--kubeconfig=/nonexistent"))
+                .isEqualTo(2);
+        assertThat(both.toString()).contains("--gang-lock-wait and --node-lock-retry-timeout are one setting");
+    }
+
+    @Test
+    void apiRequestsAreLimitedAsClientGoDoesByDefault() {
+        var plain = new SchedulerCommand();
+        new CommandLine(plain).parseArgs();
+        assertThat(plain.kubeQps).isEqualTo(50.0);
+        assertThat(plain.kubeBurst).isEqualTo(100);
+        var set = new SchedulerCommand();
+        new CommandLine(set).parseArgs("--kube-qps=0.5", "--kube-burst", "1");
+        assertThat(set.kubeQps).isEqualTo(0.5);
+        assertThat(set.kubeBurst).isEqualTo(1);
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(
+            delimiter = '|',
+            value = {
+                "--kube-qps=0|--kube-qps must be a positive number of requests a second, got 0",
+                "--kube-qps=-1|--kube-qps must be a positive number of requests a second, got -1",
+                "--kube-qps=NaN|--kube-qps must be a positive number of requests a second, got NaN",
+                "--kube-burst=0|--kube-burst must be at least 1, got 0",
+                "--kube-qps=fast|'fast'",
+                "--kube-burst=2.5|'2.5'"
+            })
+    void aRateLimitOutOfRangeIsAUsageErrorThatSaysWhy(String flag, String reason) {
+        var err = new StringWriter();
+        int code = hami(err, "scheduler", flag, "--kubeconfig=/nonexistent");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString())
+                .contains(flag.substring(0, flag.indexOf('=')))
+                .contains(reason)
+                .doesNotContain("at io.hami")
+                .doesNotContain("Exception");
+    }
 }

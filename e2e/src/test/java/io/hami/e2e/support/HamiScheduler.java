@@ -42,6 +42,12 @@ public final class HamiScheduler implements AutoCloseable {
     /** Starts the scheduler with {@code identity}'s credentials; its certificate and CA go under {@code dir}. */
     public static HamiScheduler start(KubeControlPlane plane, Config identity, LeaderMode leader, Path dir)
             throws Exception {
+        return start(plane, identity, new Settings.Replica(leader, Duration.ofSeconds(2)), dir);
+    }
+
+    /** As above, with {@code replica}'s leadership, handshake period and requeue on release. */
+    public static HamiScheduler start(KubeControlPlane plane, Config identity, Settings.Replica replica, Path dir)
+            throws Exception {
         Files.createDirectories(dir);
         Path caFile = Files.writeString(dir.resolve("ca.crt"), plane.ca().certificatePem());
         Path cert = plane.ca()
@@ -56,7 +62,7 @@ public final class HamiScheduler implements AutoCloseable {
                             new SchedulingPolicy("binpack", "spread"),
                             Duration.ofMinutes(5),
                             DeviceConfig.DEFAULTS),
-                    new Settings.Replica(leader, Duration.ofSeconds(2)),
+                    replica,
                     new Settings.Metrics(null, "e2e"));
             return new HamiScheduler(
                     client, SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC()), caFile);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Connects to a cluster the way operators expect: an explicit kubeconfig, else the in-cluster service
@@ -38,12 +39,24 @@ public final class KubeClients {
      * {@link #REQUEST_TIMEOUT_MS} (the scheduler's {@code --kube-timeout}).
      */
     public static KubernetesClient connect(Path kubeconfig, Duration requestTimeout) throws IOException {
+        return connect(kubeconfig, requestTimeout, Optional.empty());
+    }
+
+    /**
+     * As {@link #connect(Path, Duration)}, every request but watches first waiting for a token of {@code rateLimit}
+     * when present (the scheduler's {@code --kube-qps}, {@code --kube-burst}; see {@link RateLimitInterceptor}).
+     */
+    public static KubernetesClient connect(Path kubeconfig, Duration requestTimeout, Optional<ApiRateLimit> rateLimit)
+            throws IOException {
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new IllegalArgumentException("request timeout must be positive, got " + requestTimeout);
         }
         Config config = bounded(config(kubeconfig));
         config.setRequestTimeout((int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis()));
-        return new KubernetesClientBuilder().withConfig(config).build();
+        var builder = new KubernetesClientBuilder().withConfig(config);
+        rateLimit.ifPresent(limit -> builder.withHttpClientBuilderConsumer(
+                http -> http.addOrReplaceInterceptor(RateLimitInterceptor.NAME, new RateLimitInterceptor(limit))));
+        return builder.build();
     }
 
     /**

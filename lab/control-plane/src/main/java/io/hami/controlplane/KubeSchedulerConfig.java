@@ -18,22 +18,30 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * @param caFile       the CA that signed the extender's certificate, or null to keep the deployed one
  * @param identity     whose credentials kube-scheduler uses, or null for {@code system:kube-scheduler}
  * @param leaderElect  false: no Lease (several schedulers in one run would otherwise wait for each other's)
+ * @param visible      managed resources made visible to kube-scheduler ({@code ignoredByScheduler: false}), as an
+ *                     operator does for preemption (docs/operators.md#preemption); empty: as deployed
  */
-public record KubeSchedulerConfig(String extenderUrl, Path caFile, Config identity, boolean leaderElect) {
+public record KubeSchedulerConfig(
+        String extenderUrl, Path caFile, Config identity, boolean leaderElect, java.util.Set<String> visible) {
     static final String DEPLOYED = "deploy/kube-scheduler-config.yaml";
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     /** The deployed configuration pointed at the extender on {@code extenderUrl}, signed by {@code caFile}. */
     public static KubeSchedulerConfig extender(String extenderUrl, Path caFile) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, null, false);
+        return new KubeSchedulerConfig(extenderUrl, caFile, null, false, java.util.Set.of());
     }
 
     public KubeSchedulerConfig withIdentity(Config config) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, config, leaderElect);
+        return new KubeSchedulerConfig(extenderUrl, caFile, config, leaderElect, visible);
     }
 
     public KubeSchedulerConfig withLeaderElection(boolean elect) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, identity, elect);
+        return new KubeSchedulerConfig(extenderUrl, caFile, identity, elect, visible);
+    }
+
+    /** The same with these managed resources counted by kube-scheduler too ({@code ignoredByScheduler: false}). */
+    public KubeSchedulerConfig withVisibleResources(String... names) {
+        return new KubeSchedulerConfig(extenderUrl, caFile, identity, leaderElect, java.util.Set.of(names));
     }
 
     /** The deployed {@code KubeSchedulerConfiguration} document, as text. */
@@ -63,6 +71,16 @@ public record KubeSchedulerConfig(String extenderUrl, Path caFile, Config identi
         extender.put("urlPrefix", extenderUrl);
         if (caFile != null) {
             ((ObjectNode) extender.path("tlsConfig")).put("caFile", caFile.toString());
+        }
+        var missing = new java.util.TreeSet<>(visible);
+        for (JsonNode resource : extender.path("managedResources")) {
+            if (missing.remove(resource.path("name").asString())) {
+                ((ObjectNode) resource).put("ignoredByScheduler", false);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException(
+                    "control plane: " + missing + " not among the managed resources of " + DEPLOYED);
         }
         return YAML.writeValueAsString(doc);
     }

@@ -2,10 +2,14 @@ package io.hami.lab;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.hami.lab.check.DeviceInventory;
 import io.hami.lab.check.Invariant;
 import io.hami.lab.check.InvariantChecker;
+import io.hami.lab.check.ReleaseWaits;
+import io.hami.lab.check.SchedulingChecks;
 import io.hami.lab.cluster.ControlPlaneKind;
 import io.hami.lab.cluster.LabCluster;
 import io.hami.lab.fault.FaultInjector;
@@ -187,6 +191,7 @@ public final class Lab {
             }
 
             KubernetesClient labClient = cluster.newClient();
+            createPriorityClasses(labClient, scenario);
             var json = labClient.getKubernetesSerialization();
             boolean embedded = cluster.kind() == ControlPlaneKind.EMBEDDED;
             // The real kube-scheduler and API server call the extender and the webhook themselves.
@@ -207,7 +212,8 @@ public final class Lab {
                     var driver = new WorkloadDriver(
                             cluster.newClient(),
                             embedded ? new AdmissionClient(json, cluster.schedulers()::endpoints) : null,
-                            plans);
+                            plans,
+                            scenario.priorityClasses());
                     var faults = new FaultInjector(
                             cluster,
                             scenario.faults(),
@@ -260,6 +266,23 @@ public final class Lab {
                 if (!faults.untrusted().isEmpty()) {
                     invariants.add(checker.untrusted(faults.untrusted(), pods, cluster.allocations()));
                 }
+                ReleaseWaits releaseWaits = ReleaseWaits.NONE;
+                if (embedded) {
+                    // The simulated kube-scheduler's record; the real one's queue and preemptions are not seen here.
+                    var scheduling = new SchedulingChecks(simulated.log(), pods, backends);
+                    if (plans.stream().anyMatch(p -> p.workload().podGroup() != null)) {
+                        invariants.add(scheduling.gangs(plans));
+                    }
+                    if (!scenario.priorityClasses().isEmpty()) {
+                        invariants.add(scheduling.preemptions());
+                    }
+                    if (nodes.stream()
+                            .anyMatch(n -> n.group().devices().stream()
+                                    .anyMatch(d -> !d.nvlink().isEmpty()))) {
+                        invariants.add(scheduling.topology(scenario));
+                    }
+                    releaseWaits = scheduling.releaseWaits();
+                }
                 // The workloads write their last figures as they stop; one more scan, and the monitors must agree.
                 ContainerWorkloads workloads = cluster.workloads();
                 workloads.stopAll();
@@ -301,7 +324,8 @@ public final class Lab {
                                 seconds == 0 ? 0 : kubeScheduler.bound() / seconds,
                                 kubeScheduler.bindFailures(),
                                 kubeScheduler.contentions(),
-                                kubeScheduler.failureCauses()),
+                                kubeScheduler.failureCauses(),
+                                releaseWaits),
                         ReportBuilder.devices(inventory, pods, samples, backends),
                         new RunReport.Chaos(cluster.injectedApiErrors(), faults.events()),
                         samples,
@@ -350,6 +374,23 @@ public final class Lab {
                 .anyMatch(p -> PodState.of(p) == PodState.RUNNING
                         && p.getMetadata().getAnnotations().containsKey(LabKeys.LIFETIME_MS));
         return !lifetimesLeft && observer.quietFor().compareTo(scenario.settle()) >= 0;
+    }
+
+    /**
+     * The scenario's PriorityClasses, which its workloads name (kube-apiserver's Priority admission refuses a pod whose
+     * class does not exist; the embedded API server stores them for kubectl).
+     */
+    private static void createPriorityClasses(KubernetesClient client, Scenario scenario) {
+        scenario.priorityClasses()
+                .forEach((name, value) -> client.resource(new PriorityClassBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .endMetadata()
+                                .withValue(value)
+                                .withPreemptionPolicy("PreemptLowerPriority")
+                                .withDescription("lab scenario " + scenario.name())
+                                .build())
+                        .createOr(NonDeletingOperation::update));
     }
 
     /** The embedded API server's requests during the workload, most frequent first, and per pod bound. */

@@ -32,6 +32,9 @@ public final class Nvml implements AutoCloseable {
     public static final long EVENT_XID_CRITICAL_ERROR = nvml_h.nvmlEventTypeXidCriticalError();
     public static final int ERROR_NOT_SUPPORTED = nvml_h.NVML_ERROR_NOT_SUPPORTED();
     public static final int ERROR_GPU_IS_LOST = nvml_h.NVML_ERROR_GPU_IS_LOST();
+    public static final int ERROR_INVALID_ARGUMENT = nvml_h.NVML_ERROR_INVALID_ARGUMENT();
+    /** NVLink indexes a GPU may have: 0 to this minus 1. */
+    public static final int NVLINK_MAX_LINKS = nvml_h.NVML_NVLINK_MAX_LINKS();
 
     private final nvml_h nvml;
     private final boolean hasMemoryV2;
@@ -108,13 +111,7 @@ public final class Nvml implements AutoCloseable {
                     uuid(arena, device),
                     name(arena, device),
                     memoryIfSupported(arena, device),
-                    new NvmlPciInfo(
-                            NativeStrings.decode(nvmlPciInfo_t.busId(pci)),
-                            nvmlPciInfo_t.domain(pci),
-                            nvmlPciInfo_t.bus(pci),
-                            nvmlPciInfo_t.device(pci),
-                            nvmlPciInfo_t.pciDeviceId(pci),
-                            nvmlPciInfo_t.pciSubSystemId(pci)),
+                    pciInfo(pci),
                     minor,
                     numaNode(arena, device),
                     ints.get(ValueLayout.JAVA_INT, 0),
@@ -145,6 +142,117 @@ public final class Nvml implements AutoCloseable {
             // unsigned int in C; percentages fit an int
             return new NvmlUtilization(nvmlUtilization_t.gpu(rates), nvmlUtilization_t.memory(rates));
         }
+    }
+
+    /** How close GPUs {@code index1} and {@code index2} are on the PCIe tree: nvmlDeviceGetTopologyCommonAncestor. */
+    public NvmlTopologyLevel topologyCommonAncestor(int index1, int index2) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment level = arena.allocate(ValueLayout.JAVA_INT);
+            check(
+                    nvml.nvmlDeviceGetTopologyCommonAncestor(handle(arena, index1), handle(arena, index2), level),
+                    "nvmlDeviceGetTopologyCommonAncestor");
+            int code = level.get(ValueLayout.JAVA_INT, 0);
+            return NvmlTopologyLevel.of(code)
+                    .orElseThrow(() -> new IllegalStateException("NVML nvmlDeviceGetTopologyCommonAncestor answered"
+                            + " the unknown topology level " + code + " for GPUs " + index1 + " and " + index2));
+        }
+    }
+
+    /** Whether NVLink {@code link} of GPU {@code index} is active: nvmlDeviceGetNvLinkState. */
+    public boolean nvLinkActive(int index, int link) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(ValueLayout.JAVA_INT);
+            check(nvml.nvmlDeviceGetNvLinkState(handle(arena, index), link, state), "nvmlDeviceGetNvLinkState");
+            return state.get(ValueLayout.JAVA_INT, 0) == nvml_h.NVML_FEATURE_ENABLED();
+        }
+    }
+
+    /** The PCI location of what NVLink {@code link} of GPU {@code index} leads to: nvmlDeviceGetNvLinkRemotePciInfo_v2. */
+    public NvmlPciInfo nvLinkRemotePciInfo(int index, int link) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pci = nvmlPciInfo_t.allocate(arena);
+            check(
+                    nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2(handle(arena, index), link, pci),
+                    "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+            return pciInfo(pci);
+        }
+    }
+
+    /**
+     * The PCI bus ids at the far end of the active NVLinks of GPU {@code index}, one per link in link order (a peer
+     * reached by 12 links is listed 12 times). A link NVML answers NOT_SUPPORTED or INVALID_ARGUMENT for is no link,
+     * as upstream's plugin reads them, so a GPU without NVLink has none.
+     */
+    public List<String> nvLinkRemoteBusIds(int index) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment device = handle(arena, index);
+            MemorySegment state = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment pci = nvmlPciInfo_t.allocate(arena);
+            List<String> remotes = new ArrayList<>();
+            for (int link = 0; link < NVLINK_MAX_LINKS; link++) {
+                int rc = nvml.nvmlDeviceGetNvLinkState(device, link, state);
+                if (noSuchLink(rc)) {
+                    continue;
+                }
+                check(rc, "nvmlDeviceGetNvLinkState");
+                if (state.get(ValueLayout.JAVA_INT, 0) != nvml_h.NVML_FEATURE_ENABLED()) {
+                    continue;
+                }
+                rc = nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2(device, link, pci);
+                if (noSuchLink(rc)) {
+                    continue;
+                }
+                check(rc, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+                remotes.add(NativeStrings.decode(nvmlPciInfo_t.busId(pci)));
+            }
+            return List.copyOf(remotes);
+        }
+    }
+
+    /** What NVLink {@code link} of GPU {@code index} leads to: nvmlDeviceGetNvLinkRemoteDeviceType. */
+    public NvmlNvLinkDeviceType nvLinkRemoteDeviceType(int index, int link) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment type = arena.allocate(ValueLayout.JAVA_INT);
+            check(
+                    nvml.nvmlDeviceGetNvLinkRemoteDeviceType(handle(arena, index), link, type),
+                    "nvmlDeviceGetNvLinkRemoteDeviceType");
+            return NvmlNvLinkDeviceType.of(type.get(ValueLayout.JAVA_INT, 0));
+        }
+    }
+
+    /**
+     * How many active NVLinks of GPU {@code index} lead to an NVSwitch, skipping links NVML answers NOT_SUPPORTED or
+     * INVALID_ARGUMENT for, as upstream's plugin counts them.
+     */
+    public int nvSwitchLinks(int index) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment device = handle(arena, index);
+            MemorySegment out = arena.allocate(ValueLayout.JAVA_INT);
+            int count = 0;
+            for (int link = 0; link < NVLINK_MAX_LINKS; link++) {
+                int rc = nvml.nvmlDeviceGetNvLinkState(device, link, out);
+                if (noSuchLink(rc)) {
+                    continue;
+                }
+                check(rc, "nvmlDeviceGetNvLinkState");
+                if (out.get(ValueLayout.JAVA_INT, 0) != nvml_h.NVML_FEATURE_ENABLED()) {
+                    continue;
+                }
+                rc = nvml.nvmlDeviceGetNvLinkRemoteDeviceType(device, link, out);
+                if (noSuchLink(rc)) {
+                    continue;
+                }
+                check(rc, "nvmlDeviceGetNvLinkRemoteDeviceType");
+                if (out.get(ValueLayout.JAVA_INT, 0) == nvml_h.NVML_NVLINK_DEVICE_TYPE_SWITCH()) {
+                    count++;
+                }
+            }
+            return count;
+        }
+    }
+
+    private static boolean noSuchLink(int rc) {
+        return rc == ERROR_NOT_SUPPORTED || rc == ERROR_INVALID_ARGUMENT;
     }
 
     /**
@@ -209,6 +317,16 @@ public final class Nvml implements AutoCloseable {
         MemorySegment buffer = arena.allocate(nvml_h.NVML_DEVICE_NAME_V2_BUFFER_SIZE());
         check(nvml.nvmlDeviceGetName(device, buffer, (int) buffer.byteSize()), "nvmlDeviceGetName");
         return NativeStrings.decode(buffer);
+    }
+
+    private static NvmlPciInfo pciInfo(MemorySegment pci) {
+        return new NvmlPciInfo(
+                NativeStrings.decode(nvmlPciInfo_t.busId(pci)),
+                nvmlPciInfo_t.domain(pci),
+                nvmlPciInfo_t.bus(pci),
+                nvmlPciInfo_t.device(pci),
+                nvmlPciInfo_t.pciDeviceId(pci),
+                nvmlPciInfo_t.pciSubSystemId(pci));
     }
 
     private Optional<NvmlMemory> memoryIfSupported(Arena arena, MemorySegment device) {

@@ -11,6 +11,7 @@ import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.VendorKeys;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes the vendor's inventory in its Node register annotation (design D7, docs/design.md#d7): every period the inventory is scanned
- * and encoded, and the Node is patched only when the value differs from the last one written. The value is
+ * and encoded, and the Node is patched only when the value, or one of the publisher's further annotations, differs
+ * from the last one written. The value is
  * remembered only after the patch succeeded (upstream remembers it before, so a failed patch is never retried),
  * and a failed cycle is retried after the short retry wait. A health change starts a cycle at once.
  */
@@ -42,7 +44,7 @@ public final class RegisterLoop implements AutoCloseable {
     private final Thread thread;
     private final HealthBoard.Subscription subscription;
     private volatile boolean running = true;
-    private String written;
+    private Map<String, String> written;
 
     public RegisterLoop(
             KubernetesClient client,
@@ -98,7 +100,9 @@ public final class RegisterLoop implements AutoCloseable {
     private void cycle() {
         List<DeviceInfo> devices = publisher.scan(health.unhealthy());
         String value = codec.encode(devices);
-        if (value.equals(written)) {
+        Map<String, String> annotations = new LinkedHashMap<>(publisher.annotations(devices));
+        annotations.put(key, value);
+        if (annotations.equals(written)) {
             return;
         }
         try {
@@ -106,15 +110,15 @@ public final class RegisterLoop implements AutoCloseable {
                     .withName(node)
                     .patch(
                             PatchContext.of(PatchType.JSON_MERGE),
-                            AnnotationPatch.mergePatch(Map.of(key, value), Map.of(), null));
+                            AnnotationPatch.mergePatch(annotations, Map.of(), null));
         } catch (KubernetesClientException e) {
             observer.registerWritten(false);
             throw e;
         }
-        written = value;
+        written = Map.copyOf(annotations);
         patches.incrementAndGet();
         observer.registerWritten(true);
-        LOG.info("node {}: published {}={}", node, key, value);
+        annotations.forEach((k, v) -> LOG.info("node {}: published {}={}", node, k, v));
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param deviceConfig resource names and node defaults ({@code device-config.yaml})
  * @param sharing      split count and scalings over the vendor's defaults
  * @param paths        host paths of device nodes and the plugin's folders
+ * @param topologyScore NVIDIA: publish the GPU pair scores ({@code --topology-score})
  */
 public record VendorSettings(
         String node,
@@ -27,7 +28,20 @@ public record VendorSettings(
         DeviceBackends backends,
         DeviceConfig deviceConfig,
         Sharing sharing,
-        HostPaths paths) {
+        HostPaths paths,
+        boolean topologyScore) {
+
+    /** Without the topology score. */
+    public VendorSettings(
+            String node,
+            Path library,
+            DeviceBackends backends,
+            DeviceConfig deviceConfig,
+            Sharing sharing,
+            HostPaths paths) {
+        this(node, library, backends, deviceConfig, sharing, paths, false);
+    }
+
     public VendorSettings {
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(backends, "backends");

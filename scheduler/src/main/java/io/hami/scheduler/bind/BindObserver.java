@@ -15,6 +15,12 @@ public interface BindObserver {
     /** The outcome of taking the node lock, and how long asking for it took. */
     default void lock(String node, LockOutcome outcome, Duration took) {}
 
+    /**
+     * A gang member's bind found the node lock held and waited in line for it ({@code --gang-lock-wait}) for
+     * {@code waited}, ending with {@code outcome} (contention: its bound passed and it is refused as any pod).
+     */
+    default void gangWaited(String node, LockOutcome outcome, Duration waited) {}
+
     /** Tells nothing. */
     BindObserver NONE = new BindObserver() {};
 }

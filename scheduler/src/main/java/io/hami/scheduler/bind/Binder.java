@@ -23,6 +23,9 @@ import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.fit.Placement;
 import io.hami.scheduler.fit.PodRequest;
 import io.hami.scheduler.fit.ScoringWeights;
+import io.hami.scheduler.gang.GangMembership;
+import io.hami.scheduler.gang.GangWaits;
+import io.hami.scheduler.gang.NodeLockQueue;
 import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.PodUsage;
 import io.hami.scheduler.usage.UsageIndex;
@@ -68,6 +71,7 @@ public final class Binder {
     private final AbandonedDecisions abandoned;
     private final QuotaBook quotas;
     private final PodChangesSeen seen;
+    private final GangWaits gangs;
     /** Pods ({@code namespace/name}) with a bind in progress on this replica. */
     private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
     /** One monitor per namespace with a quota: its binds are checked and reserved one at a time. */
@@ -75,7 +79,9 @@ public final class Binder {
 
     /**
      * {@code seen} (the pod watch's horizon) tells when the index has every pod change up to a written decision, so
-     * the decision is checked against the index instead of a LIST of the node's pods.
+     * the decision is checked against the index instead of a LIST of the node's pods. Gang members
+     * ({@link GangMembership}) whose node lock is held wait for it in {@code gangs}' line for that node, up to its
+     * bound, instead of being refused at once ({@link GangWaits#off()}: never).
      */
     public Binder(
             KubernetesClient client,
@@ -88,8 +94,10 @@ public final class Binder {
             Clock clock,
             BindObserver observer,
             AbandonedDecisions abandoned,
-            PodChangesSeen seen) {
+            PodChangesSeen seen,
+            GangWaits gangs) {
         this.seen = Objects.requireNonNull(seen, "seen");
+        this.gangs = Objects.requireNonNull(gangs, "gangs");
         this.client = client;
         this.locks = locks;
         this.index = index;
@@ -185,10 +193,9 @@ public final class Binder {
             }
         }
 
-        long lockStart = System.nanoTime();
-        LockOutcome lock = locks.acquire(node, ns, name);
-        Instant locked = clock.instant();
-        observer.lock(node, lock, since(lockStart));
+        Taken taken = takeLock(pod, node);
+        LockOutcome lock = taken.outcome();
+        Instant locked = taken.at();
         switch (lock) {
             case LockOutcome.Contended c -> {
                 return fail(pod, node, c.message(), start);
@@ -214,6 +221,62 @@ public final class Binder {
             return decideAndBind(pod, request, node, locked, start);
         }
     }
+
+    /**
+     * Asks for the node lock once; a gang member that finds it held waits in the node's line (design D5's one exception
+     * to answering contention at once, bounded by {@code --gang-lock-wait}, well inside kube-scheduler's httpTimeout):
+     * members of one group placed on one node would otherwise all but one be refused and backed off for seconds to
+     * minutes. A newcomer queues behind those already waiting rather than try first, so the line keeps arrival order.
+     */
+    private Taken takeLock(Pod pod, String node) {
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        boolean gang = gangs.on() && GangMembership.group(pod).isPresent();
+        NodeLockQueue line = gangs.queue();
+        if (!gang || !line.waiting(node)) {
+            long lockStart = System.nanoTime();
+            LockOutcome first = locks.acquire(node, ns, name);
+            if (!gang || !(first instanceof LockOutcome.Contended)) {
+                Instant at = clock.instant(); // before the observers: the decision deadline counts from here
+                observer.lock(node, first, since(lockStart));
+                return new Taken(first, at);
+            }
+        }
+        // Only the outcome the bind answers with is reported to observer.lock: a try that a later one in the same
+        // bind made good was no refusal.
+        long waitStart = System.nanoTime();
+        long deadline = waitStart + gangs.maxWait().toNanos();
+        LockOutcome last = null;
+        long lastTook = 0;
+        NodeLockQueue.Ticket ticket = line.join(node);
+        try {
+            while (line.awaitTurn(ticket, deadline)) {
+                long tryStart = System.nanoTime();
+                last = locks.acquire(node, ns, name);
+                lastTook = System.nanoTime() - tryStart;
+                if (!(last instanceof LockOutcome.Contended)) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the server is stopping: answer what we have
+        } finally {
+            line.leave(ticket);
+        }
+        if (last == null) {
+            // Its turn never came within the bound: one last look rather than invent an answer.
+            long tryStart = System.nanoTime();
+            last = locks.acquire(node, ns, name);
+            lastTook = System.nanoTime() - tryStart;
+        }
+        Instant at = clock.instant();
+        observer.lock(node, last, Duration.ofNanos(lastTook));
+        observer.gangWaited(node, last, since(waitStart));
+        return new Taken(last, at);
+    }
+
+    /** What asking for the lock ended with, and when. */
+    private record Taken(LockOutcome outcome, Instant at) {}
 
     /**
      * The pod already holds this node's lock: an earlier bind of it (on this replica or another, one that kube-scheduler

@@ -42,6 +42,11 @@ public final class CompositeObserver {
             public void lock(String node, LockOutcome outcome, Duration took) {
                 each(all, o -> o.lock(node, outcome, took));
             }
+
+            @Override
+            public void gangWaited(String node, LockOutcome outcome, Duration waited) {
+                each(all, o -> o.gangWaited(node, outcome, waited));
+            }
         };
     }
 

@@ -114,7 +114,11 @@ public final class ExtenderJson {
 
     /** kube-scheduler's name of the body (extender/v1), which is what its authors know. */
     private static String wireName(Class<?> type) {
-        return type == BindingArgs.class ? "ExtenderBindingArgs" : type.getSimpleName();
+        if (type == BindingArgs.class) {
+            return "ExtenderBindingArgs";
+        }
+        // kube-scheduler's name for the preempt verb's body (io.hami.scheduler.preempt, which depends on this package)
+        return type.getSimpleName().equals("PreemptionArgs") ? "ExtenderPreemptionArgs" : type.getSimpleName();
     }
 
     /**

@@ -47,6 +47,7 @@ public final class DeviceOrder {
         if (policy.equals("binpack")) {
             return SCORE_ASC.thenComparing(NUMA_ASC);
         }
+        // spread, and topology-aware as upstream: the NVIDIA fit then chooses among the fitting devices by pair scores.
         return SCORE_ASC.reversed().thenComparing(NUMA_ASC);
     }
 

@@ -10,6 +10,8 @@ import io.hami.scheduler.extender.BindingResult;
 import io.hami.scheduler.extender.ExtenderArgs;
 import io.hami.scheduler.extender.ExtenderJson;
 import io.hami.scheduler.extender.FilterResult;
+import io.hami.scheduler.preempt.PreemptionArgs;
+import io.hami.scheduler.preempt.PreemptionResult;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -28,19 +30,30 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's HTTP(S) endpoints (design D6, docs/design.md#d6): {@code POST /filter}, {@code /prioritize}, {@code /bind},
- * {@code /webhook}, and {@code GET /healthz}, {@code /readyz}. Bad bodies get a clear {@code Error} and touch
- * nothing.
+ * {@code /preempt}, {@code /webhook}, and {@code GET /healthz}, {@code /readyz}. Bad bodies get a clear {@code Error}
+ * and touch nothing.
  */
 public final class SchedulerHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerHttpServer.class);
 
-    /** The operations behind the endpoints. */
+    /** The operations behind the endpoints; {@code preempt} null: no {@code /preempt}. */
     public record Routes(
             Function<ExtenderArgs, FilterResult> filter,
             Function<ExtenderArgs, List<io.hami.scheduler.extender.HostPriority>> prioritize,
             Function<BindingArgs, BindingResult> bind,
             HttpHandler webhook,
-            BooleanSupplier ready) {}
+            BooleanSupplier ready,
+            Function<PreemptionArgs, PreemptionResult.Reply> preempt) {
+        /** Without {@code /preempt}. */
+        public Routes(
+                Function<ExtenderArgs, FilterResult> filter,
+                Function<ExtenderArgs, List<io.hami.scheduler.extender.HostPriority>> prioritize,
+                Function<BindingArgs, BindingResult> bind,
+                HttpHandler webhook,
+                BooleanSupplier ready) {
+            this(filter, prioritize, bind, webhook, ready, null);
+        }
+    }
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -108,6 +121,17 @@ public final class SchedulerHttpServer implements AutoCloseable {
                                 200,
                                 routes.bind().apply(ExtenderJson.read(ex.getRequestBody(), BindingArgs.class))),
                         BindingResult::new));
+        if (routes.preempt() != null) {
+            server.createContext(
+                    "/preempt",
+                    post(
+                            ex -> {
+                                var reply = routes.preempt()
+                                        .apply(ExtenderJson.read(ex.getRequestBody(), PreemptionArgs.class));
+                                json(ex, reply.status(), reply.body());
+                            },
+                            PreemptionResult::error));
+        }
         server.createContext("/webhook", routes.webhook());
         server.createContext("/healthz", ex -> text(ex, 200, "ok"));
         server.createContext("/readyz", ex -> {

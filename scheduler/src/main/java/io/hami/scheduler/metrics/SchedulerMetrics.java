@@ -43,6 +43,7 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
     };
     private static final double[] API_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+    private static final double[] GANG_WAIT_BUCKETS = {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 25};
     private static final double[] HOLD_BUCKETS = {0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600};
 
     private final PrometheusRegistry registry;
@@ -53,7 +54,10 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
     private final Counter lockContention;
     private final Counter lockFailures;
     private final Histogram lockHold;
+    private final Histogram gangLockWait;
+    private final Counter gangLockContention;
     private final Counter undecodable;
+    private final Counter requeueNudges;
     /** Node to vendor to the labels of the state of its last handshake verdict (built only when the state changes). */
     private final Map<String, Map<String, Labels>> handshake = new ConcurrentHashMap<>();
     /** The device gauges as the server writes them; null until {@link #registerDeviceUsage}. */
@@ -108,13 +112,34 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
                 .classicOnly()
                 .classicUpperBounds(HOLD_BUCKETS)
                 .register(registry);
+        gangLockWait = Histogram.builder()
+                .name("hami_gang_lock_wait_seconds")
+                .help("Time gang members' binds waited in line for a held node lock (--gang-lock-wait), by outcome")
+                .labelNames("outcome")
+                .classicOnly()
+                .classicUpperBounds(GANG_WAIT_BUCKETS)
+                .register(registry);
+        gangLockContention = Counter.builder()
+                .name("hami_gang_lock_contention_total")
+                .help("Gang members' binds refused for node lock contention after waiting their whole --gang-lock-wait")
+                .register(registry);
         undecodable = Counter.builder()
                 .name("hami_undecodable_objects_total")
                 .help(
                         "Objects the informers could not decode and skipped (a pod or node that cannot be read fails its node closed)")
                 .labelNames("resource")
                 .register(registry);
+        requeueNudges = Counter.builder()
+                .name("hami_requeue_nudges_total")
+                .help("Pending pods patched with hami.io/requeue-after-release after devices of a vendor they wait for"
+                        + " were released (--requeue-on-release)")
+                .register(registry);
         registry.register(this::handshakeSnapshot);
+    }
+
+    /** A pending pod was nudged back into kube-scheduler's queue after a release. */
+    public void requeueNudged() {
+        requeueNudges.inc();
     }
 
     /** An object of {@code resource} (pods, nodes, resourcequotas) was skipped because it cannot be decoded. */
@@ -176,6 +201,19 @@ public final class SchedulerMetrics implements FilterObserver, BindObserver, Han
             }
         };
         lockAcquireDuration.labelValues(label).observe(seconds(took));
+    }
+
+    @Override
+    public void gangWaited(String node, LockOutcome outcome, Duration waited) {
+        String label = switch (outcome) {
+            case LockOutcome.Acquired a -> "acquired";
+            case LockOutcome.Contended c -> {
+                gangLockContention.inc();
+                yield "contended";
+            }
+            case LockOutcome.Failed f -> "failed";
+        };
+        gangLockWait.labelValues(label).observe(seconds(waited));
     }
 
     /**

@@ -28,6 +28,25 @@ public final class UsageIndex {
     private final Map<String, Map<String, Grant>> namespaces = new HashMap<>();
     /** Pod key to the highest resourceVersion recorded, guarded by {@code this}. */
     private final java.util.HashMap<String, Long> versions = new java.util.HashMap<>();
+    /** Told of every pod change recorded; none until {@link #listen}. */
+    private volatile PodListener listener = PodListener.NONE;
+
+    /** Who wants to know what each pod change did to the index (the requeue on release). */
+    @FunctionalInterface
+    public interface PodListener {
+        /**
+         * Pod {@code key} went from {@code before} to {@code after}; {@code gone} when the pod was deleted. Called
+         * under the index's lock, in the order of the changes: must be quick and must not call back into the index.
+         */
+        void changed(String key, PodUsage before, PodUsage after, boolean gone);
+
+        PodListener NONE = (key, before, after, gone) -> {};
+    }
+
+    /** From now on tells {@code l} of every pod change (one listener; the last set wins). */
+    public void listen(PodListener l) {
+        listener = l;
+    }
 
     /**
      * A node as the index serves it; {@code failClosed} lists why nothing may be placed there, {@code summary} is
@@ -121,18 +140,24 @@ public final class UsageIndex {
         if (rv >= 0) {
             versions.put(key, rv);
         }
+        return record(key, usage, false);
+    }
+
+    private PodUsage record(String key, PodUsage usage, boolean gone) {
         PodUsage previous = usage instanceof PodUsage.NotCounted ? pods.remove(key) : pods.put(key, usage);
         if (previous != null) {
             apply(key, previous, -1);
         }
         apply(key, usage, +1);
-        return previous == null ? new PodUsage.NotCounted() : previous;
+        PodUsage before = previous == null ? new PodUsage.NotCounted() : previous;
+        listener.changed(key, before, usage, gone);
+        return before;
     }
 
     /** The pod is gone: forget it and what it held. */
     public synchronized void removePod(String key) {
         versions.remove(key);
-        putPod(key, new PodUsage.NotCounted());
+        record(key, new PodUsage.NotCounted(), true);
     }
 
     private static long version(String resourceVersion) {

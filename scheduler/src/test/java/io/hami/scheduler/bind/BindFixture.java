@@ -14,6 +14,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.extender.SchedulingPolicy;
+import io.hami.scheduler.gang.GangWaits;
 import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.UsageIndex;
 import java.time.Clock;
@@ -125,7 +126,17 @@ public final class BindFixture implements AutoCloseable {
         return binder(index, SchedulingPolicy.UPSTREAM_DEFAULTS, observer, seen);
     }
 
+    /** A binder whose gang members wait in {@code gangs}' lines. */
+    public Binder binder(BindObserver observer, PodChangesSeen seen, GangWaits gangs) {
+        return binder(index, SchedulingPolicy.UPSTREAM_DEFAULTS, observer, seen, gangs);
+    }
+
     public Binder binder(UsageIndex index, SchedulingPolicy policy, BindObserver observer, PodChangesSeen seen) {
+        return binder(index, policy, observer, seen, GangWaits.off());
+    }
+
+    private Binder binder(
+            UsageIndex index, SchedulingPolicy policy, BindObserver observer, PodChangesSeen seen, GangWaits gangs) {
         return new Binder(
                 client,
                 locks,
@@ -137,7 +148,8 @@ public final class BindFixture implements AutoCloseable {
                 clock,
                 observer,
                 new AbandonedDecisions(client, (task, delay) -> {}, List.of()),
-                seen);
+                seen,
+                gangs);
     }
 
     @Override

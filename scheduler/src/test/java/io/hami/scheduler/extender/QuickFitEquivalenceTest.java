@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.hami.backend.nvidia.topology.DevicePairScore;
+import io.hami.backend.nvidia.topology.DevicePairScoreCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
@@ -302,6 +304,10 @@ class QuickFitEquivalenceTest {
             } else if (rnd.nextBoolean()) {
                 annotations.put("example.com/other", "x");
             }
+            List<DeviceInfo> gpus = devices.getOrDefault("NVIDIA", List.of());
+            if (gpus.size() > 1) {
+                annotations.put("hami.io/node-nvidia-score", pairScores(gpus)); // read under topology-aware
+            }
             index.putNode(node, annotations, devices, Map.of());
             for (var e : devices.entrySet()) {
                 for (DeviceInfo d : e.getValue()) {
@@ -347,6 +353,7 @@ class QuickFitEquivalenceTest {
             {"hami.io/gpu-scheduler-policy", "mutex"},
             {"hami.io/gpu-scheduler-policy", " spread , mutex"},
             {"hami.io/gpu-scheduler-policy", "binpack,numa"},
+            {"hami.io/gpu-scheduler-policy", "topology-aware"},
             {"nvidia.com/use-gputype", "A100"},
             {"nvidia.com/nouse-gputype", "h100"},
             {"nvidia.com/vgpu-mode", "hami-core"},
@@ -372,6 +379,21 @@ class QuickFitEquivalenceTest {
                 .withContainers(app)
                 .endSpec()
                 .build();
+    }
+
+    /** Pair scores of a node's GPUs, without drawing from the cluster's random sequence: even and odd indexes linked. */
+    static String pairScores(List<DeviceInfo> gpus) {
+        var scores = new ArrayList<DevicePairScore>();
+        for (DeviceInfo a : gpus) {
+            var row = new HashMap<String, Integer>();
+            for (DeviceInfo b : gpus) {
+                if (!a.id().equals(b.id())) {
+                    row.put(b.id(), a.index() % 2 == b.index() % 2 ? 200 : 20);
+                }
+            }
+            scores.add(new DevicePairScore(a.id(), row));
+        }
+        return DevicePairScoreCodec.encode(scores);
     }
 
     /** A container asking one vendor (sometimes two) for random amounts. */

@@ -7,13 +7,15 @@ import io.hami.plugin.spi.VendorPlugin;
 import io.hami.plugin.spi.VendorSettings;
 import io.hami.plugin.vendor.LibraryPluginFactory;
 import io.hami.plugin.vendor.ReplicaSharing;
+import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Service-provider entry of the NVIDIA plugin ({@code --backend nvidia}): NVML, then the cards; the XID policy
- * from {@code DP_DISABLE_HEALTHCHECKS} / {@code DP_ENABLE_HEALTHCHECKS}.
+ * from {@code DP_DISABLE_HEALTHCHECKS} / {@code DP_ENABLE_HEALTHCHECKS}; the pair scores with {@code --topology-score}
+ * or {@code ENABLE_TOPOLOGY_SCORE=true}.
  */
 public final class NvidiaPluginFactory extends LibraryPluginFactory<Nvml> {
     private static final Logger LOG = LoggerFactory.getLogger(NvidiaPluginFactory.class);
@@ -39,6 +41,12 @@ public final class NvidiaPluginFactory extends LibraryPluginFactory<Nvml> {
                 s.sharing().preConfiguredMemoryMiB(node.preConfiguredDeviceMemory()),
                 xids,
                 s.paths(),
-                UUID::randomUUID);
+                UUID::randomUUID,
+                s.topologyScore() || topologyScoreByEnv(System.getenv()));
+    }
+
+    /** Upstream's chart sets {@code ENABLE_TOPOLOGY_SCORE="true"}; its plugin takes exactly {@code true} as on. */
+    static boolean topologyScoreByEnv(Map<String, String> env) {
+        return "true".equals(env.get("ENABLE_TOPOLOGY_SCORE"));
     }
 }

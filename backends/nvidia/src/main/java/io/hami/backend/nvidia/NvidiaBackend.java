@@ -2,6 +2,11 @@ package io.hami.backend.nvidia;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
+import io.hami.backend.nvidia.topology.DevicePairScoreCodec;
+import io.hami.backend.nvidia.topology.PairScoreTable;
+import io.hami.backend.nvidia.topology.TopologyFit;
+import io.hami.protocol.annotation.AnnotationCodec;
+import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.fit.DeviceUsage;
@@ -50,11 +55,47 @@ public final class NvidiaBackend implements DeviceBackend {
         return resources;
     }
 
-    /** The devices of {@code hami.io/node-nvidia-register} whose type contains {@code NVIDIA}, any case. */
+    /**
+     * The devices of {@code hami.io/node-nvidia-register} whose type contains {@code NVIDIA}, any case. A
+     * {@code hami.io/node-nvidia-score} that does not decode makes the inventory invalid, as upstream rejects the node.
+     */
     @Override
     public Discovery discover(Node node) {
-        return NodeDiscovery.fromRegister(node, NvidiaKeys.REGISTER, RegisterCodec.JSON::decode, NvidiaKeys.VENDOR);
+        Discovery found =
+                NodeDiscovery.fromRegister(node, NvidiaKeys.REGISTER, RegisterCodec.JSON::decode, NvidiaKeys.VENDOR);
+        if (!(found instanceof Discovery.Found)) {
+            return found;
+        }
+        var annotations = node.getMetadata().getAnnotations();
+        String scores = annotations == null ? null : annotations.get(NvidiaKeys.SCORE);
+        if (scores != null) {
+            try {
+                DevicePairScoreCodec.decode(scores);
+            } catch (AnnotationFormatException e) {
+                return new Discovery.Invalid(
+                        NvidiaKeys.SCORE + " on node " + node.getMetadata().getName() + ": " + e.getMessage());
+            }
+        }
+        return found;
     }
+
+    /** {@code hami.io/node-nvidia-score}, for {@code hami annotation}: its canonical JSON is the value re-encoded. */
+    @Override
+    public Map<String, AnnotationCodec> nodeAnnotations() {
+        return Map.of(NvidiaKeys.SCORE, SCORE_CODEC);
+    }
+
+    private static final AnnotationCodec SCORE_CODEC = new AnnotationCodec() {
+        @Override
+        public String toJson(String value) throws AnnotationFormatException {
+            return DevicePairScoreCodec.encode(DevicePairScoreCodec.decode(value));
+        }
+
+        @Override
+        public String fromJson(String json) throws AnnotationFormatException {
+            return DevicePairScoreCodec.encode(DevicePairScoreCodec.decode(json));
+        }
+    };
 
     @Override
     public ContainerRequest request(Container container) {
@@ -63,7 +104,18 @@ public final class NvidiaBackend implements DeviceBackend {
 
     @Override
     public FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context) {
-        return FitWalk.fit(devices, request, context, NvidiaFitRules.INSTANCE);
+        FitResult walked = FitWalk.fit(devices, request, context, NvidiaFitRules.INSTANCE);
+        if (walked instanceof FitResult.Fits fits && TopologyFit.applies(context)) {
+            // Same answer as the walk (fits or not); only which devices are granted changes.
+            return TopologyFit.choose(
+                    fits,
+                    devices,
+                    request,
+                    context,
+                    NvidiaFitRules.INSTANCE,
+                    PairScoreTable.parse(context.nodeAnnotations().get(NvidiaKeys.SCORE)));
+        }
+        return walked;
     }
 
     @Override

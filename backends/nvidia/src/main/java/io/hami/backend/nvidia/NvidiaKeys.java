@@ -15,6 +15,12 @@ public final class NvidiaKeys {
     /** Node: the handshake, without a vendor suffix. */
     public static final String HANDSHAKE = "hami.io/node-handshake";
 
+    /**
+     * Node: pair scores between the node's GPUs (upstream's {@code DevicePairScore} list), written by the plugin when
+     * topology scoring is on; read by the {@code topology-aware} policy. Codec: {@code topology.DevicePairScoreCodec}.
+     */
+    public static final String SCORE = "hami.io/node-nvidia-score";
+
     public static final String TO_ALLOCATE = "hami.io/vgpu-devices-to-allocate";
     public static final String ALLOCATED = "hami.io/vgpu-devices-allocated";
     /** Node: comma list of device IDs taken out of scheduling. */

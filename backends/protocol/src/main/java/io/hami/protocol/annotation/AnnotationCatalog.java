@@ -24,6 +24,7 @@ public final class AnnotationCatalog {
             keys.handshakeKey().ifPresent(k -> kinds.put(k, new AnnotationKind.HandshakeKey(b)));
             kinds.put(keys.toAllocateKey(), new AnnotationKind.PodDevicesKey(b, true));
             kinds.put(keys.allocatedKey(), new AnnotationKind.PodDevicesKey(b, false));
+            b.nodeAnnotations().forEach((k, codec) -> kinds.put(k, new AnnotationKind.VendorNodeKey(b, codec)));
         }
     }
 

@@ -20,4 +20,7 @@ public sealed interface AnnotationKind {
 
     /** {@code hami.io/bind-time} or {@code hami.io/vgpu-time}. */
     record UnixTimeKey() implements AnnotationKind {}
+
+    /** A further node annotation one vendor reads (NVIDIA's pair scores), with its own codec. */
+    record VendorNodeKey(DeviceBackend backend, AnnotationCodec codec) implements AnnotationKind {}
 }

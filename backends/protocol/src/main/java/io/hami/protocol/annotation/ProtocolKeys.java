@@ -20,6 +20,12 @@ public final class ProtocolKeys {
     /** Pod: device policy override, for example {@code binpack}, {@code spread}, {@code mutex}, {@code binpack,numa}. */
     public static final String GPU_SCHEDULER_POLICY = "hami.io/gpu-scheduler-policy";
 
+    /**
+     * Pod: RFC 3339 time of the last device release that the leading scheduler nudged this pending pod for. Not a
+     * protocol key (anyone may write it): its change is an update kube-scheduler requeues the pod on.
+     */
+    public static final String REQUEUE_AFTER_RELEASE = "hami.io/requeue-after-release";
+
     /** Pod: scoring weights of the devices (docs/upstream.md#small-formats). */
     public static final String DEVICE_SCORING_WEIGHTS = "hami.io/device-scoring-weights";
     /** Pod label: {@code ignore} keeps the pod away from the mutating webhook (upstream's opt-out). */

@@ -14,13 +14,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Jackson set up to read and write JSON the way Go's {@code encoding/json} does, so values we write are
- * byte-identical to upstream's and values upstream writes read back the same.
+ * byte-identical to upstream's and values upstream writes read back the same. Public for vendor modules whose own
+ * annotations (NVIDIA's pair scores) follow the same rules.
  */
-final class GoJson {
+public final class GoJson {
     /** Deeper nesting than any register value needs; bounds stack and memory on hostile input. */
     private static final int MAX_NESTING = 64;
 
-    static final JsonMapper READER = JsonMapper.builder(JsonFactory.builder()
+    public static final JsonMapper READER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(MAX_NESTING)
                             .build())
@@ -34,7 +35,7 @@ final class GoJson {
     private GoJson() {}
 
     /** Runs {@code body} against a generator and returns what it wrote. */
-    static String write(Consumer<JsonGenerator> body) {
+    public static String write(Consumer<JsonGenerator> body) {
         var out = new StringWriter();
         try (JsonGenerator g = WRITER.createGenerator(ObjectWriteContext.empty(), out)) {
             body.accept(g);
@@ -43,7 +44,7 @@ final class GoJson {
     }
 
     /** Go writes invalid UTF-16 (a lone surrogate) as U+FFFD. */
-    static String sanitize(String s) {
+    public static String sanitize(String s) {
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

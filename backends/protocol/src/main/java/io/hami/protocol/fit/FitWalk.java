@@ -13,8 +13,8 @@ import java.util.function.Predicate;
 
 /**
  * The per-device fit of one container request on one node's devices of one vendor, in upstream's order of
- * checks (docs/upstream.md#fit), the namespace quota included. MIG placement and topology-aware
- * selection are not part of it.
+ * checks (docs/upstream.md#fit), the namespace quota included. MIG placement is not part of it; a vendor that chooses
+ * among the devices that fit (NVIDIA's topology-aware policy) asks {@link #candidates} after {@link #fit}.
  */
 public final class FitWalk {
 
@@ -72,6 +72,30 @@ public final class FitWalk {
             reasons.put(Reasons.ALLOCATED_CARDS_INSUFFICIENT_REQUEST, taken.size());
         }
         return new FitResult.NoFit(reasons, devices.size());
+    }
+
+    /**
+     * Every device that passes the walk's checks on its own, in walk order (last to first): the devices a vendor may
+     * choose among once {@link #fit} has said the request fits. NUMA binding is left to the caller, and the quota is
+     * checked for each device alone (the caller checks the set it chooses).
+     */
+    public static List<FitResult.Grant> candidates(
+            List<DeviceUsage> devices, ContainerRequest request, FitContext context, FitRules rules) {
+        Set<String> cordoned = rules.cordoned(context);
+        Predicate<String> uuidAllowed = rules.uuidSelector().byUuid(context.podAnnotations());
+        boolean mutex = policyContains(context.gpuPolicy(), "mutex");
+        int cores = Math.min(request.coresreq(), DeviceRoom.WHOLE_CARD_CORES);
+        List<FitResult.Grant> out = new ArrayList<>();
+        for (int i = devices.size() - 1; i >= 0; i--) {
+            DeviceUsage usage = devices.get(i);
+            DeviceInfo device = usage.device();
+            int memory = memoryFor(device, request);
+            if (checkDevice(device, request, context, rules, cordoned) == null
+                    && checkCapacity(usage, memory, cores, uuidAllowed, mutex, rules, context, List.of()) == null) {
+                out.add(new FitResult.Grant(usage, new ContainerDevice(device.id(), request.type(), memory, cores)));
+            }
+        }
+        return out;
     }
 
     /** Checks 1 to 3 of docs/upstream.md#fit; null when the device passes. */

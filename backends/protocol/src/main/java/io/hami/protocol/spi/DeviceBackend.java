@@ -28,6 +28,14 @@ public interface DeviceBackend {
     /** The annotation keys this vendor owns. */
     VendorKeys keys();
 
+    /**
+     * Node annotations this vendor reads besides its register and handshake (NVIDIA's {@code hami.io/node-nvidia-score}),
+     * each with the codec {@code hami annotation} converts it with. None by default.
+     */
+    default java.util.Map<String, io.hami.protocol.annotation.AnnotationCodec> nodeAnnotations() {
+        return java.util.Map.of();
+    }
+
     /** The extended-resource names this vendor reads, as configured. */
     ResourceNames resources();
 
@@ -47,7 +55,8 @@ public interface DeviceBackend {
     FitResult fit(List<DeviceUsage> devices, ContainerRequest request, FitContext context);
 
     /**
-     * The rules {@link #fit} walks with, when {@link #fit} is exactly {@link io.hami.protocol.fit.FitWalk} over them:
+     * The rules {@link #fit} walks with, when {@link #fit} answers as {@link io.hami.protocol.fit.FitWalk} over them
+     * (fits, or the same reasons; it may grant other devices that fit, as NVIDIA's topology-aware policy does):
      * filter may then decide a node without the walk, with the same answer. Empty (the default): filter always calls
      * {@link #fit}.
      */

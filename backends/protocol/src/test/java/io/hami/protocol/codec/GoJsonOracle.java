@@ -13,11 +13,11 @@ import java.util.Random;
  * ways Go's {@code json.Unmarshal} also reads (any key order and case, explicit zero values, unknown keys,
  * whitespace, escaped characters).
  */
-final class GoJsonOracle {
+public final class GoJsonOracle {
     private GoJsonOracle() {}
 
     /** Go 1.22+ string escaping, with HTML escaping on (json.Marshal's default). */
-    static String quote(String s) {
+    public static String quote(String s) {
         var b = new StringBuilder(s.length() + 2).append('"');
         for (int i = 0; i < s.length(); ) {
             int cp = s.codePointAt(i);

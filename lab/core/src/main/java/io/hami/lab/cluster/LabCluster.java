@@ -170,7 +170,7 @@ public final class LabCluster implements AutoCloseable {
                         allocations,
                         latencies,
                         PLUGIN_GRACE);
-                var node = new PluginNode(n, pluginClient, kubelet, workDir);
+                var node = new PluginNode(n, pluginClient, kubelet, workDir, scenario.topologyScore());
                 pluginNodes.put(n.name(), node);
                 opened.add(node);
                 node.start();

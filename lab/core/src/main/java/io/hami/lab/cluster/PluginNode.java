@@ -42,11 +42,17 @@ public final class PluginNode implements AutoCloseable {
     private final KubernetesClient pluginClient;
     private final SimulatedKubelet kubelet;
     private final Path root;
+    private final boolean topologyScore;
     private final Map<Vendor, NodeHardware> hardware = new EnumMap<>(Vendor.class);
     private final Map<Vendor, PluginApp> plugins = new EnumMap<>(Vendor.class);
 
-    PluginNode(NodeSpec spec, KubernetesClient pluginClient, SimulatedKubelet kubelet, Path root) {
+    /**
+     * @param topologyScore the NVIDIA plugin publishes its GPU pair scores ({@code ENABLE_TOPOLOGY_SCORE=true})
+     */
+    PluginNode(
+            NodeSpec spec, KubernetesClient pluginClient, SimulatedKubelet kubelet, Path root, boolean topologyScore) {
         this.spec = spec;
+        this.topologyScore = topologyScore;
         this.pluginClient = pluginClient;
         this.kubelet = kubelet;
         this.root = root;
@@ -72,7 +78,8 @@ public final class PluginNode implements AutoCloseable {
                 DeviceConfig.DEFAULTS,
                 new Sharing(OptionalInt.of(group.split()), OptionalDouble.empty(), OptionalDouble.empty()),
                 hostPaths(),
-                TIMINGS);
+                TIMINGS,
+                topologyScore && vendor == Vendor.NVIDIA);
         plugins.put(vendor, PluginApp.start(pluginClient, settings, Clock.systemUTC()));
     }
 

@@ -7,6 +7,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.bind.BindObserver;
+import io.hami.scheduler.cluster.NodeSelector;
 import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.LeaderMode;
@@ -80,10 +81,13 @@ public final class SchedulerReplicas implements AutoCloseable {
                         LabKeys.SCHEDULER_NAME,
                         new SchedulingPolicy(spec.nodePolicy(), spec.gpuPolicy()),
                         spec.lockTimeout(),
-                        DeviceConfig.DEFAULTS),
+                        DeviceConfig.DEFAULTS,
+                        NodeSelector.ALL,
+                        spec.gangLockWait()),
                 new Settings.Replica(
                         elect ? new LeaderMode.Elect(LEASE_NAMESPACE, LEASE_NAME, identity) : new LeaderMode.Always(),
-                        spec.handshakePeriod()),
+                        spec.handshakePeriod(),
+                        spec.requeueOnRelease()),
                 new Settings.Metrics(null, "lab"));
         KubernetesClient client = clients.get();
         try {

@@ -51,21 +51,73 @@ public final class ExtenderClient {
         this.latencies = latencies;
     }
 
-    /** What {@code /filter} answered: the nodes that fit and a reason for each other one, or an error. */
-    public record FilterOutcome(List<String> fitting, Map<String, String> failed, String error) {}
+    /**
+     * What {@code /filter} answered: the nodes that fit and a reason for each other one, or an error.
+     *
+     * @param failed       every node that does not fit, with the reason
+     * @param unresolvable those of them in {@code FailedAndUnresolvableNodes}, where preemption cannot help
+     */
+    public record FilterOutcome(
+            List<String> fitting, Map<String, String> failed, java.util.Set<String> unresolvable, String error) {}
+
+    /** The extender does not serve a verb (HTTP 404): a kube-scheduler configured without it. */
+    public static final class VerbNotServed extends IOException {
+        VerbNotServed(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * What {@code /preempt} answered: the victims by node, as pod UIDs, for the nodes where evicting them frees
+     * enough room; nodes it left out are not candidates.
+     */
+    public record PreemptOutcome(Map<String, List<String>> victims, Map<String, Integer> pdbViolations) {}
 
     public FilterOutcome filter(Pod pod, List<String> nodes) throws IOException {
         JsonNode r = call("/filter", Latencies.FILTER, args(pod, nodes));
         var fitting = new ArrayList<String>();
         r.path("NodeNames").forEach(n -> fitting.add(n.asString()));
         var failed = new LinkedHashMap<String, String>();
+        var unresolvable = new java.util.HashSet<String>();
         r.path("FailedNodes")
                 .properties()
                 .forEach(e -> failed.put(e.getKey(), e.getValue().asString()));
-        r.path("FailedAndUnresolvableNodes")
-                .properties()
-                .forEach(e -> failed.put(e.getKey(), e.getValue().asString()));
-        return new FilterOutcome(fitting, failed, r.path("Error").asString(""));
+        r.path("FailedAndUnresolvableNodes").properties().forEach(e -> {
+            failed.put(e.getKey(), e.getValue().asString());
+            unresolvable.add(e.getKey());
+        });
+        return new FilterOutcome(fitting, failed, unresolvable, r.path("Error").asString(""));
+    }
+
+    /**
+     * {@code /preempt} with the victims kube-scheduler proposes per node, as a {@code nodeCacheCapable} extender
+     * gets them: {@code NodeNameToMetaVictims}, pods by UID.
+     *
+     * @throws VerbNotServed when the extender has no {@code /preempt}
+     */
+    public PreemptOutcome preempt(Pod pod, Map<String, List<String>> victimUids) throws IOException {
+        var meta = new LinkedHashMap<String, Object>();
+        victimUids.forEach((node, uids) -> meta.put(
+                node,
+                Map.of("Pods", uids.stream().map(uid -> Map.of("UID", uid)).toList(), "NumPDBViolations", 0)));
+        var body = new LinkedHashMap<String, Object>();
+        body.put("Pod", pod);
+        body.put("NodeNameToVictims", null);
+        body.put("NodeNameToMetaVictims", meta);
+        JsonNode r = call("/preempt", null, json.asJson(body));
+        String error = r.path("Error").asString("");
+        if (!error.isEmpty()) {
+            throw new IOException("preempt: " + error);
+        }
+        var victims = new LinkedHashMap<String, List<String>>();
+        var pdb = new LinkedHashMap<String, Integer>();
+        r.path("NodeNameToMetaVictims").properties().forEach(e -> {
+            var uids = new ArrayList<String>();
+            e.getValue().path("Pods").forEach(p -> uids.add(p.path("UID").asString()));
+            victims.put(e.getKey(), uids);
+            pdb.put(e.getKey(), e.getValue().path("NumPDBViolations").asInt(0));
+        });
+        return new PreemptOutcome(victims, pdb);
     }
 
     /** Scores 0..10 by node. */
@@ -134,6 +186,9 @@ public final class ExtenderClient {
             long start = System.nanoTime();
             try {
                 HttpResponse<String> response = send(uri, payload);
+                if (response.statusCode() == 404) {
+                    throw new VerbNotServed(uri + " is not served (404)");
+                }
                 JsonNode answer = json.unmarshal(response.body(), JsonNode.class);
                 String error = answer.isObject() ? answer.path("Error").asString("") : "";
                 if (error.contains(NOT_LEADER)) {
@@ -145,6 +200,8 @@ public final class ExtenderClient {
                     latencies.record(operation, Duration.ofNanos(System.nanoTime() - start));
                 }
                 return answer;
+            } catch (VerbNotServed e) {
+                throw e;
             } catch (IOException e) {
                 last = new IOException(uri + ": " + e, e);
                 current = index + 1;

@@ -48,9 +48,30 @@ public final class NodeHardware {
             d.put("pciBusId", DeviceIds.pciBusId(group.vendor(), i));
             d.put("minor", minor(group.vendor(), i));
             d.put("healthy", true);
+            Map<String, Integer> links = nvlinks(node, group, i);
+            if (!links.isEmpty()) {
+                d.put("nvlinks", links);
+            }
             devices.add(d);
         }
         return Map.of("devices", devices);
+    }
+
+    /**
+     * The mock's {@code nvlinks} of device {@code index}: every other device of its island, with the group's link
+     * count (P2P levels are left to the mock's default, from the NUMA nodes).
+     */
+    static Map<String, Integer> nvlinks(String node, DeviceGroup group, int index) {
+        int island = group.islandOf(index);
+        var links = new LinkedHashMap<String, Integer>();
+        if (island >= 0) {
+            for (int peer : group.nvlink().get(island)) {
+                if (peer != index) {
+                    links.put(DeviceIds.uuid(group.vendor(), node, peer), group.nvlinkLinks());
+                }
+            }
+        }
+        return links;
     }
 
     /** Device-node minor: the index, except Hygon's, which is a DRM render minor (numbered from 128). */

@@ -97,6 +97,10 @@ public final class ConsoleReport {
                 r.binds().contentions(),
                 r.binds().retries(),
                 r.chaos().apiErrors());
+        if (r.binds().releaseWaits().pods() > 0) {
+            out.println("waited after a release of the devices they got, until bound: "
+                    + r.binds().releaseWaits().describe());
+        }
         String usage = usageLine(r.usage());
         if (usage != null) {
             out.println(usage);

@@ -1,6 +1,7 @@
 package io.hami.lab.report;
 
 import io.hami.lab.check.Invariant;
+import io.hami.lab.check.ReleaseWaits;
 import io.hami.lab.fault.FaultEvent;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.observe.PodState;
@@ -130,6 +131,13 @@ public final class HtmlReport {
         Latencies.Stats allocate = r.binds().latencies().get(Latencies.ALLOCATE);
         if (allocate != null) {
             card(h, Format.latency(allocate.quantile(0.99)), "Allocate p99");
+        }
+        ReleaseWaits waits = r.binds().releaseWaits();
+        if (waits.pods() > 0) {
+            card(
+                    h,
+                    Format.latency(waits.median()) + " / " + Format.latency(waits.max()),
+                    "waited after a release, median / max (" + waits.pods() + " pods)");
         }
         h.append("</div>");
     }

@@ -1,6 +1,7 @@
 package io.hami.lab.report;
 
 import io.hami.lab.check.Invariant;
+import io.hami.lab.check.ReleaseWaits;
 import io.hami.lab.fault.FaultEvent;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.observe.PodState;
@@ -77,13 +78,30 @@ public record RunReport(
      * @param contentions   binds refused because another pod held the node lock (retried)
      * @param failureCauses the other refused binds (and failed filters) by cause, the error text with pod, node and
      *                      time folded out, most frequent first
+     * @param releaseWaits  how long pods found unschedulable waited, after the devices they then got were released,
+     *                      until they were bound (measured by the simulated kube-scheduler; none on the real one)
      */
     public record Binds(
             Map<String, Latencies.Stats> latencies,
             double podsPerSecond,
             int retries,
             int contentions,
-            Map<String, Integer> failureCauses) {}
+            Map<String, Integer> failureCauses,
+            ReleaseWaits releaseWaits) {
+        public Binds {
+            releaseWaits = releaseWaits == null ? ReleaseWaits.NONE : releaseWaits;
+        }
+
+        /** Without release waits. */
+        public Binds(
+                Map<String, Latencies.Stats> latencies,
+                double podsPerSecond,
+                int retries,
+                int contentions,
+                Map<String, Integer> failureCauses) {
+            this(latencies, podsPerSecond, retries, contentions, failureCauses, ReleaseWaits.NONE);
+        }
+    }
 
     /**
      * @param apiErrors API writes failed on purpose

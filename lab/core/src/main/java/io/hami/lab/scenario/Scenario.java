@@ -2,6 +2,7 @@ package io.hami.lab.scenario;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param nodes       node groups
  * @param workloads   pod groups
  * @param faults      faults, in any order
+ * @param priorityClasses PriorityClasses the run creates before the workload, name to value; workloads name them
  */
 public record Scenario(
         String name,
@@ -27,7 +29,8 @@ public record Scenario(
         SchedulerSpec scheduler,
         List<NodeGroup> nodes,
         List<Workload> workloads,
-        List<Fault> faults) {
+        List<Fault> faults,
+        Map<String, Integer> priorityClasses) {
     public Scenario {
         Objects.requireNonNull(name, "name");
         description = description == null ? "" : description.strip();
@@ -38,6 +41,23 @@ public record Scenario(
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
         workloads = workloads == null ? List.of() : List.copyOf(workloads);
         faults = faults == null ? List.of() : List.copyOf(faults);
+        priorityClasses = priorityClasses == null ? Map.of() : Map.copyOf(priorityClasses);
+    }
+
+    /**
+     * Whether the NVIDIA plugins publish their topology score: the scheduler's default device policy, or some
+     * workload's, is {@code topology-aware}.
+     */
+    public boolean topologyScore() {
+        return SchedulerSpec.TOPOLOGY_AWARE.equals(scheduler.gpuPolicy())
+                || workloads.stream()
+                        .anyMatch(w -> SchedulerSpec.TOPOLOGY_AWARE.equals(
+                                w.annotations().get(Workload.GPU_POLICY)));
+    }
+
+    /** The priority of {@code className}, null for none; the loader checks every workload's class exists. */
+    public Integer priorityOf(String className) {
+        return className == null ? null : priorityClasses.get(className);
     }
 
     /** Every node of every group, in file order. */
@@ -47,7 +67,8 @@ public record Scenario(
 
     /** The same scenario with another seed. */
     public Scenario withSeed(long newSeed) {
-        return new Scenario(name, description, newSeed, timeout, settle, scheduler, nodes, workloads, faults);
+        return new Scenario(
+                name, description, newSeed, timeout, settle, scheduler, nodes, workloads, faults, priorityClasses);
     }
 
     /**
@@ -64,6 +85,7 @@ public record Scenario(
                 scheduler,
                 nodes,
                 workloads.stream().map(w -> w.scaled(factor)).toList(),
-                faults);
+                faults,
+                priorityClasses);
     }
 }

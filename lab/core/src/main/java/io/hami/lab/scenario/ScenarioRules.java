@@ -12,6 +12,10 @@ import java.util.regex.Pattern;
 final class ScenarioRules {
     /** Kubernetes object names used here: DNS labels. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    /** NVML's NVML_NVLINK_MAX_LINKS: links one GPU has at most. */
+    private static final int MAX_NVLINKS = 18;
+    /** The highest value of a user-defined PriorityClass (higher ones are reserved for system classes). */
+    private static final int MAX_PRIORITY = 1_000_000_000;
     /** The mock libraries hold at most this many devices per file. */
     private static final int MAX_DEVICES = 64;
 
@@ -24,7 +28,8 @@ final class ScenarioRules {
         }
         checkScheduler(s.scheduler(), problems);
         Map<String, NodeSpec> nodes = checkNodes(s.nodes(), problems);
-        checkWorkloads(s.workloads(), problems);
+        checkPriorityClasses(s.priorityClasses(), problems);
+        checkWorkloads(s.workloads(), s.priorityClasses(), problems);
         checkFaults(s, nodes, problems);
         return problems;
     }
@@ -103,13 +108,60 @@ final class ScenarioRules {
         if (d.split() < 1) {
             problems.add(at + ".split must be at least 1, got " + d.split());
         }
+        checkNvlink(group, d, at, problems);
         if (group.synthetic() && !d.vendor().registered()) {
             problems.add(at + ": synthetic nodes carry their inventory in a register annotation, which only nvidia and "
                     + "hygon have; " + d.vendor().yamlName() + " is discovered from the capacity its plugin reports");
         }
     }
 
-    private static void checkWorkloads(List<Workload> workloads, List<String> problems) {
+    private static void checkPriorityClasses(Map<String, Integer> classes, List<String> problems) {
+        classes.forEach((name, value) -> {
+            if (!NAME.matcher(name).matches()) {
+                problems.add("priorityClasses: \"" + name + "\" must be a DNS label (lower case letters, digits, '-')");
+            }
+            if (value == null || value > MAX_PRIORITY) {
+                problems.add("priorityClasses." + name + " must be an integer up to " + MAX_PRIORITY
+                        + " (higher values are for system classes), got " + value);
+            }
+        });
+    }
+
+    /** NVLink islands: NVIDIA devices of nodes with plugins (the NVML mock reports them), each device in one. */
+    private static void checkNvlink(NodeGroup group, DeviceGroup d, String at, List<String> problems) {
+        if (d.nvlink().isEmpty()) {
+            return;
+        }
+        if (d.vendor() != Vendor.NVIDIA) {
+            problems.add(at + ".nvlink: only nvidia devices have NVLink, not "
+                    + d.vendor().yamlName());
+            return;
+        }
+        if (group.synthetic()) {
+            problems.add(at + ".nvlink: synthetic nodes have no NVML mock to report links; use a node with plugins");
+            return;
+        }
+        if (d.nvlinkLinks() < 1 || d.nvlinkLinks() > MAX_NVLINKS) {
+            problems.add(at + ".nvlinkLinks must be 1.." + MAX_NVLINKS + ", got " + d.nvlinkLinks());
+        }
+        var seen = new HashSet<Integer>();
+        for (int i = 0; i < d.nvlink().size(); i++) {
+            List<Integer> island = d.nvlink().get(i);
+            String here = at + ".nvlink[" + i + "]";
+            if (island.size() < 2) {
+                problems.add(here + ": an island links at least 2 devices, got " + island);
+            }
+            for (int index : island) {
+                if (index < 0 || index >= d.count()) {
+                    problems.add(here + ": device " + index + " does not exist (devices 0.." + (d.count() - 1) + ")");
+                } else if (!seen.add(index)) {
+                    problems.add(here + ": device " + index + " is in another island too (a device is in one island)");
+                }
+            }
+        }
+    }
+
+    private static void checkWorkloads(List<Workload> workloads, Map<String, Integer> classes, List<String> problems) {
         var names = new HashSet<String>();
         for (int w = 0; w < workloads.size(); w++) {
             Workload wl = workloads.get(w);
@@ -129,8 +181,20 @@ final class ScenarioRules {
             if (wl.containers().isEmpty()) {
                 problems.add(at + ".containers: a pod needs at least one container");
             }
-            var containerNames = new HashSet<String>();
             String named = wl.name() == null ? at : at + " (" + wl.name() + ")";
+            if (wl.priorityClass() != null && !classes.containsKey(wl.priorityClass())) {
+                problems.add(named + ".priorityClass \"" + wl.priorityClass()
+                        + "\" is not one of the scenario's priorityClasses ("
+                        + (classes.isEmpty()
+                                ? "it has none"
+                                : String.join(", ", new java.util.TreeSet<>(classes.keySet())))
+                        + ")");
+            }
+            if (wl.podGroup() != null && !NAME.matcher(wl.podGroup()).matches()) {
+                problems.add(named + ".podGroup must be a DNS label (lower case letters, digits, '-'), got "
+                        + quoted(wl.podGroup()));
+            }
+            var containerNames = new HashSet<String>();
             checkContainers(wl.initContainers(), named + ".initContainers", true, containerNames, problems);
             checkContainers(wl.containers(), named + ".containers", false, containerNames, problems);
         }

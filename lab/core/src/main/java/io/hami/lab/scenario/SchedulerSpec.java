@@ -11,6 +11,8 @@ import java.time.Duration;
  * @param lockTimeout     how long a pod may hold a node lock while still allocating
  * @param handshakePeriod the scheduler's handshake tick (15 s in production; shorter runs see more rounds)
  * @param bindParallelism binds the simulated kube-scheduler runs at once (its binding cycles are asynchronous)
+ * @param requeueOnRelease the scheduler's {@code --requeue-on-release}: pending pods are updated when devices free
+ * @param gangLockWait    the scheduler's {@code --gang-lock-wait}: how long a gang member's bind waits for a node lock
  */
 public record SchedulerSpec(
         Integer replicas,
@@ -18,8 +20,12 @@ public record SchedulerSpec(
         String gpuPolicy,
         Duration lockTimeout,
         Duration handshakePeriod,
-        Integer bindParallelism) {
-    public static final SchedulerSpec DEFAULTS = new SchedulerSpec(null, null, null, null, null, null);
+        Integer bindParallelism,
+        Boolean requeueOnRelease,
+        Duration gangLockWait) {
+    public static final SchedulerSpec DEFAULTS = new SchedulerSpec(null, null, null, null, null, null, null, null);
+    /** The device policy that prefers the best-connected device set. */
+    public static final String TOPOLOGY_AWARE = "topology-aware";
 
     public SchedulerSpec {
         replicas = replicas == null ? 1 : replicas;
@@ -28,5 +34,7 @@ public record SchedulerSpec(
         lockTimeout = lockTimeout == null ? Duration.ofMinutes(5) : lockTimeout;
         handshakePeriod = handshakePeriod == null ? Duration.ofSeconds(15) : handshakePeriod;
         bindParallelism = bindParallelism == null ? 16 : bindParallelism;
+        requeueOnRelease = requeueOnRelease == null || requeueOnRelease;
+        gangLockWait = gangLockWait == null ? Duration.ofSeconds(10) : gangLockWait;
     }
 }

@@ -1,5 +1,7 @@
 package io.hami.lab.scenario;
 
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.scheduler.gang.GangMembership;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,8 @@ import java.util.Map;
  * @param annotations    pod annotations (policies, selectors)
  * @param initContainers init containers, run one after another before the containers
  * @param containers     app containers
+ * @param priorityClass  the PriorityClass of its pods (one of the scenario's {@code priorityClasses}); null: none
+ * @param podGroup       the gang its pods belong to: the label {@code scheduling.x-k8s.io/pod-group}; null: none
  */
 public record Workload(
         String name,
@@ -26,7 +30,14 @@ public record Workload(
         Expectation expect,
         Map<String, String> annotations,
         List<ContainerSpec> initContainers,
-        List<ContainerSpec> containers) {
+        List<ContainerSpec> containers,
+        String priorityClass,
+        String podGroup) {
+    /** The pod annotation that picks the device policy. */
+    public static final String GPU_POLICY = ProtocolKeys.GPU_SCHEDULER_POLICY;
+    /** The gang label of scheduler-plugins' coscheduling, which the scheduler reads (issue 14, point 1). */
+    public static final String POD_GROUP_LABEL = GangMembership.POD_GROUP_LABEL;
+
     public Workload {
         count = count == null ? 1 : count;
         rate = rate == null ? 10.0 : rate;
@@ -38,7 +49,18 @@ public record Workload(
 
     Workload scaled(double factor) {
         int scaled = Math.max(1, (int) Math.round(count * factor));
-        return new Workload(name, scaled, rate, start, lifetime, expect, annotations, initContainers, containers);
+        return new Workload(
+                name,
+                scaled,
+                rate,
+                start,
+                lifetime,
+                expect,
+                annotations,
+                initContainers,
+                containers,
+                priorityClass,
+                podGroup);
     }
 
     /** What the lab checks about every pod of a workload at the end of the run. */

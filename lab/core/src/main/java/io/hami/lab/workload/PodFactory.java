@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.lab.LabKeys;
 import io.hami.lab.scenario.ContainerSpec;
+import io.hami.lab.scenario.Workload;
 import io.hami.lab.usage.UsageAnnotation;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,25 @@ import java.util.TreeMap;
 /** The pod a {@link PodPlan} describes, as a user would submit it: no scheduler name, which the webhook sets. */
 public final class PodFactory {
     private PodFactory() {}
+
+    /**
+     * @param priority the value of the workload's PriorityClass, written into {@code spec.priority} as the API
+     *                 server's Priority admission would (the embedded API server has none); null: none
+     */
+    public static Pod build(PodPlan plan, Integer priority) {
+        Pod pod = build(plan);
+        String className = plan.workload().priorityClass();
+        if (className != null) {
+            pod.getSpec().setPriorityClassName(className);
+            pod.getSpec().setPriority(priority);
+        }
+        if (plan.workload().podGroup() != null) {
+            pod.getMetadata()
+                    .getLabels()
+                    .put(Workload.POD_GROUP_LABEL, plan.workload().podGroup());
+        }
+        return pod;
+    }
 
     public static Pod build(PodPlan plan) {
         var annotations = new LinkedHashMap<>(plan.workload().annotations());

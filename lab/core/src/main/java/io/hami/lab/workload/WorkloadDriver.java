@@ -44,6 +44,7 @@ public final class WorkloadDriver implements AutoCloseable {
     private final CountDownLatch submitted;
     private final Map<String, String> rejected = new ConcurrentHashMap<>();
     private final Map<String, String> notCreated = new ConcurrentHashMap<>();
+    private final Map<String, Integer> priorities;
     private Thread clock;
 
     /**
@@ -51,10 +52,20 @@ public final class WorkloadDriver implements AutoCloseable {
      *                  webhook itself
      */
     public WorkloadDriver(KubernetesClient client, AdmissionClient admission, List<PodPlan> plans) {
+        this(client, admission, plans, Map.of());
+    }
+
+    /**
+     * @param priorities the scenario's PriorityClasses by name: with the embedded API server (which has no Priority
+     *                   admission) a pod's {@code spec.priority} is set from its class here
+     */
+    public WorkloadDriver(
+            KubernetesClient client, AdmissionClient admission, List<PodPlan> plans, Map<String, Integer> priorities) {
         this.client = client;
         this.admission = admission;
         this.plans = List.copyOf(plans);
         this.submitted = new CountDownLatch(plans.size());
+        this.priorities = Map.copyOf(priorities);
     }
 
     /** Starts submitting; arrival times count from {@code startNanos} ({@link System#nanoTime()}). */
@@ -118,7 +129,8 @@ public final class WorkloadDriver implements AutoCloseable {
         IOException last = null;
         for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
             try {
-                return admission.review(PodFactory.build(plan));
+                String className = plan.workload().priorityClass();
+                return admission.review(PodFactory.build(plan, className == null ? null : priorities.get(className)));
             } catch (IOException e) {
                 last = e;
                 sleep(Duration.ofMillis(50L * attempt));
@@ -150,7 +162,7 @@ public final class WorkloadDriver implements AutoCloseable {
 
     /** Creates the pod as submitted; the API server calls the webhook, which sets the scheduler name or denies it. */
     private void createThroughWebhook(PodPlan plan) {
-        Pod pod = PodFactory.build(plan);
+        Pod pod = PodFactory.build(plan, null); // kube-apiserver's Priority admission sets spec.priority
         String ns = pod.getMetadata().getNamespace();
         String last = null;
         for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {

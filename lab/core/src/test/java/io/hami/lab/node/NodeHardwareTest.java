@@ -83,4 +83,27 @@ class NodeHardwareTest {
                 .startsWith("HCU-");
         assertThat(DeviceIds.uuid(Vendor.NVIDIA, "a", 0)).isNotEqualTo(DeviceIds.uuid(Vendor.NVIDIA, "b", 0));
     }
+
+    @Test
+    void nvlinkIslandsLinkEveryPairWithinAnIslandAndNoneAcross(@TempDir Path root) throws Exception {
+        NodeSpec node = ScenarioLoader.parse("""
+                name: hw
+                nodes:
+                  - name: nvl
+                    devices:
+                      - {vendor: nvidia, model: H100, count: 4, memory: 81920, nvlink: [[0, 1, 2]], nvlinkLinks: 4}
+                """, "hw.yaml").nodeSpecs().getFirst();
+        NodeHardware gpus =
+                NodeHardware.create(root, node, node.devices(Vendor.NVIDIA).orElseThrow());
+
+        JsonNode devices =
+                JSON.readTree(gpus.dir().resolve("devices.json").toFile()).path("devices");
+        JsonNode links = devices.get(0).path("nvlinks");
+        assertThat(links.propertyNames())
+                .containsExactlyInAnyOrder(
+                        DeviceIds.uuid(Vendor.NVIDIA, "nvl-0", 1), DeviceIds.uuid(Vendor.NVIDIA, "nvl-0", 2));
+        assertThat(links.path(DeviceIds.uuid(Vendor.NVIDIA, "nvl-0", 2)).asInt())
+                .isEqualTo(4);
+        assertThat(devices.get(3).has("nvlinks")).as("outside every island").isFalse();
+    }
 }

@@ -141,7 +141,7 @@ class ScenarioLoaderTest {
 
     @Test
     void bundledScenariosAreFoundByName() throws Exception {
-        assertThat(ScenarioLoader.bundled()).contains("default", "faults", "scale");
+        assertThat(ScenarioLoader.bundled()).contains("default", "faults", "scale", "scheduling");
         assertThat(ScenarioLoader.resolve("default").name()).isEqualTo("default");
         assertThatThrownBy(() -> ScenarioLoader.resolve("nope"))
                 .hasMessageContaining("no bundled scenario of that name (bundled: ")

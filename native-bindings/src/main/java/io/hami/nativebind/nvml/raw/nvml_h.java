@@ -57,12 +57,31 @@ public final class nvml_h {
     public static int NVML_ERROR_RESET_TYPE_NOT_SUPPORTED() { return 30; }
     public static int NVML_ERROR_UNKNOWN() { return 999; }
 
+    // enum nvmlGpuTopologyLevel_t
+    public static int NVML_TOPOLOGY_INTERNAL() { return 0; }
+    public static int NVML_TOPOLOGY_SINGLE() { return 10; }
+    public static int NVML_TOPOLOGY_MULTIPLE() { return 20; }
+    public static int NVML_TOPOLOGY_HOSTBRIDGE() { return 30; }
+    public static int NVML_TOPOLOGY_NODE() { return 40; }
+    public static int NVML_TOPOLOGY_SYSTEM() { return 50; }
+
+    // enum nvmlEnableState_t
+    public static int NVML_FEATURE_DISABLED() { return 0; }
+    public static int NVML_FEATURE_ENABLED() { return 1; }
+
+    // enum nvmlIntNvLinkDeviceType_t
+    public static int NVML_NVLINK_DEVICE_TYPE_GPU() { return 0x00; }
+    public static int NVML_NVLINK_DEVICE_TYPE_IBMNPU() { return 0x01; }
+    public static int NVML_NVLINK_DEVICE_TYPE_SWITCH() { return 0x02; }
+    public static int NVML_NVLINK_DEVICE_TYPE_UNKNOWN() { return 0xFF; }
+
     // macros
     public static int NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE() { return 32; }
     public static int NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE() { return 16; }
     public static int NVML_DEVICE_UUID_V2_BUFFER_SIZE() { return 96; }
     public static int NVML_DEVICE_NAME_V2_BUFFER_SIZE() { return 96; }
     public static int NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE() { return 80; }
+    public static int NVML_NVLINK_MAX_LINKS() { return 18; }
     public static int nvmlMemory_v2() { return 0x02000028; }
     public static long nvmlEventTypeSingleBitEccError() { return 0x0000000000000001L; }
     public static long nvmlEventTypeDoubleBitEccError() { return 0x0000000000000002L; }
@@ -86,6 +105,10 @@ public final class nvml_h {
     private final NativeLibrary.Symbol nvmlDeviceGetNumaNodeId$symbol;
     private final NativeLibrary.Symbol nvmlDeviceGetCudaComputeCapability$symbol;
     private final NativeLibrary.Symbol nvmlDeviceGetUtilizationRates$symbol;
+    private final NativeLibrary.Symbol nvmlDeviceGetTopologyCommonAncestor$symbol;
+    private final NativeLibrary.Symbol nvmlDeviceGetNvLinkState$symbol;
+    private final NativeLibrary.Symbol nvmlDeviceGetNvLinkRemotePciInfo_v2$symbol;
+    private final NativeLibrary.Symbol nvmlDeviceGetNvLinkRemoteDeviceType$symbol;
     private final NativeLibrary.Symbol nvmlEventSetCreate$symbol;
     private final NativeLibrary.Symbol nvmlDeviceGetSupportedEventTypes$symbol;
     private final NativeLibrary.Symbol nvmlDeviceRegisterEvents$symbol;
@@ -111,6 +134,10 @@ public final class nvml_h {
         this.nvmlDeviceGetNumaNodeId$symbol = library.symbol("nvmlDeviceGetNumaNodeId");
         this.nvmlDeviceGetCudaComputeCapability$symbol = library.symbol("nvmlDeviceGetCudaComputeCapability");
         this.nvmlDeviceGetUtilizationRates$symbol = library.symbol("nvmlDeviceGetUtilizationRates");
+        this.nvmlDeviceGetTopologyCommonAncestor$symbol = library.symbol("nvmlDeviceGetTopologyCommonAncestor");
+        this.nvmlDeviceGetNvLinkState$symbol = library.symbol("nvmlDeviceGetNvLinkState");
+        this.nvmlDeviceGetNvLinkRemotePciInfo_v2$symbol = library.symbol("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+        this.nvmlDeviceGetNvLinkRemoteDeviceType$symbol = library.symbol("nvmlDeviceGetNvLinkRemoteDeviceType");
         this.nvmlEventSetCreate$symbol = library.symbol("nvmlEventSetCreate");
         this.nvmlDeviceGetSupportedEventTypes$symbol = library.symbol("nvmlDeviceGetSupportedEventTypes");
         this.nvmlDeviceRegisterEvents$symbol = library.symbol("nvmlDeviceRegisterEvents");
@@ -591,6 +618,118 @@ public final class nvml_h {
     public int nvmlDeviceGetUtilizationRates(MemorySegment device, MemorySegment utilization) {
         try {
             return (int) nvmlDeviceGetUtilizationRates.HANDLE.invokeExact(nvmlDeviceGetUtilizationRates$address(), device, utilization);
+        } catch (Error | RuntimeException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class nvmlDeviceGetTopologyCommonAncestor {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER);
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(DESC);
+    }
+
+    public static FunctionDescriptor nvmlDeviceGetTopologyCommonAncestor$descriptor() {
+        return nvmlDeviceGetTopologyCommonAncestor.DESC;
+    }
+
+    public MemorySegment nvmlDeviceGetTopologyCommonAncestor$address() {
+        return nvmlDeviceGetTopologyCommonAncestor$symbol.address();
+    }
+
+    /**
+     * {@snippet lang=c :
+     * nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuTopologyLevel_t *pathInfo)
+     * }
+     */
+    public int nvmlDeviceGetTopologyCommonAncestor(MemorySegment device1, MemorySegment device2, MemorySegment pathInfo) {
+        try {
+            return (int) nvmlDeviceGetTopologyCommonAncestor.HANDLE.invokeExact(nvmlDeviceGetTopologyCommonAncestor$address(), device1, device2, pathInfo);
+        } catch (Error | RuntimeException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class nvmlDeviceGetNvLinkState {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER);
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(DESC);
+    }
+
+    public static FunctionDescriptor nvmlDeviceGetNvLinkState$descriptor() {
+        return nvmlDeviceGetNvLinkState.DESC;
+    }
+
+    public MemorySegment nvmlDeviceGetNvLinkState$address() {
+        return nvmlDeviceGetNvLinkState$symbol.address();
+    }
+
+    /**
+     * {@snippet lang=c :
+     * nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive)
+     * }
+     */
+    public int nvmlDeviceGetNvLinkState(MemorySegment device, int link, MemorySegment isActive) {
+        try {
+            return (int) nvmlDeviceGetNvLinkState.HANDLE.invokeExact(nvmlDeviceGetNvLinkState$address(), device, link, isActive);
+        } catch (Error | RuntimeException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class nvmlDeviceGetNvLinkRemotePciInfo_v2 {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER);
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(DESC);
+    }
+
+    public static FunctionDescriptor nvmlDeviceGetNvLinkRemotePciInfo_v2$descriptor() {
+        return nvmlDeviceGetNvLinkRemotePciInfo_v2.DESC;
+    }
+
+    public MemorySegment nvmlDeviceGetNvLinkRemotePciInfo_v2$address() {
+        return nvmlDeviceGetNvLinkRemotePciInfo_v2$symbol.address();
+    }
+
+    /**
+     * {@snippet lang=c :
+     * nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci)
+     * }
+     */
+    public int nvmlDeviceGetNvLinkRemotePciInfo_v2(MemorySegment device, int link, MemorySegment pci) {
+        try {
+            return (int) nvmlDeviceGetNvLinkRemotePciInfo_v2.HANDLE.invokeExact(nvmlDeviceGetNvLinkRemotePciInfo_v2$address(), device, link, pci);
+        } catch (Error | RuntimeException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class nvmlDeviceGetNvLinkRemoteDeviceType {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER);
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(DESC);
+    }
+
+    public static FunctionDescriptor nvmlDeviceGetNvLinkRemoteDeviceType$descriptor() {
+        return nvmlDeviceGetNvLinkRemoteDeviceType.DESC;
+    }
+
+    public MemorySegment nvmlDeviceGetNvLinkRemoteDeviceType$address() {
+        return nvmlDeviceGetNvLinkRemoteDeviceType$symbol.address();
+    }
+
+    /**
+     * {@snippet lang=c :
+     * nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link, nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType)
+     * }
+     */
+    public int nvmlDeviceGetNvLinkRemoteDeviceType(MemorySegment device, int link, MemorySegment pNvLinkDeviceType) {
+        try {
+            return (int) nvmlDeviceGetNvLinkRemoteDeviceType.HANDLE.invokeExact(nvmlDeviceGetNvLinkRemoteDeviceType$address(), device, link, pNvLinkDeviceType);
         } catch (Error | RuntimeException ex) {
             throw ex;
         } catch (Throwable ex) {

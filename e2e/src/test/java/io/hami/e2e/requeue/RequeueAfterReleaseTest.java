@@ -1,0 +1,343 @@
+package io.hami.e2e.requeue;
+
+import static io.hami.e2e.support.Cluster.container;
+import static io.hami.e2e.support.Cluster.gpu;
+import static io.hami.e2e.support.Cluster.onNode;
+import static io.hami.e2e.support.Cluster.pod;
+import static io.hami.e2e.support.ClusterOps.annotations;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.controlplane.KubeControlPlane;
+import io.hami.controlplane.junit.EnableKubeControlPlane;
+import io.hami.e2e.support.Cluster;
+import io.hami.e2e.support.ClusterOps;
+import io.hami.e2e.support.HamiScheduler;
+import io.hami.e2e.support.NodeLifecycle;
+import io.hami.kube.lock.NodeLockClient;
+import io.hami.lab.kubelet.ContainerRuntime;
+import io.hami.lab.kubelet.PodStatusWriter;
+import io.hami.lab.kubelet.SyntheticKubelet;
+import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.SchedulerApp.Settings;
+import io.hami.scheduler.leader.LeaderMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14 point 4 (upstream #1368) with the real kube-scheduler: one node with one GPU, pod A holds it, pod B is
+ * unschedulable (our filter rejects it, kube-scheduler parks it under the pseudo-plugin "Extender"); when A's devices
+ * are released, how long B waits to be bound, with {@code --requeue-on-release} on and then off in the same run (a
+ * scheduler and kube-scheduler each). Two releases: A ends (phase Succeeded, which kube-scheduler also sees as an event
+ * that moves B), measured over several rounds; and a decision abandoned (a reservation of a pod that was never bound
+ * marked {@code failed}), which kube-scheduler has no event for, so only the nudge moves B. The handshake period is an
+ * hour, so no node annotation write wakes B. Figures are printed; B waits in each round until its backoff (1 s
+ * doubling to 10 s) has passed, so that the release's event, where there is one, sends it straight to /filter.
+ */
+@EnableKubeControlPlane
+@Timeout(value = 12, unit = TimeUnit.MINUTES)
+class RequeueAfterReleaseTest {
+    static final String NS = "e2e-requeue";
+    static final String NODE = "requeue-gpu";
+    static final String GPU = "GPU-requeue-0";
+    /** Rounds with the requeue on; off rounds each cost {@link #OFF_CAP}, so one by default ({@code -Drequeue.offRounds}). */
+    static final int ROUNDS = Integer.getInteger("requeue.rounds", 3);
+
+    static final int OFF_ROUNDS = Integer.getInteger("requeue.offRounds", 1);
+    /** kube-scheduler's podMaxBackoffSeconds (10 s) plus a margin: the bound of a nudged pod's wait. */
+    static final Duration NUDGED_WITHIN = Duration.ofSeconds(25);
+    /** How long an "off" round waits for B before giving up (kube-scheduler's own flush comes after 5 minutes). */
+    static final Duration OFF_CAP = Duration.ofSeconds(20);
+    /** How long B is shown to stay pending without the nudge when kube-scheduler has no event. */
+    static final Duration NO_EVENT_WAIT = Duration.ofSeconds(15);
+    /** Longer than kube-scheduler's longest backoff: B's retry is due when the devices are released. */
+    static final Duration BACKOFF_PASSED = Duration.ofSeconds(11);
+
+    static KubeControlPlane plane;
+    static KubernetesClient admin;
+
+    /**
+     * One round: B's wait after the release (null: not bound within the cap), whether B carries the nudge, and how
+     * often kube-scheduler tried B after the release and our filter rejected it (from kube-scheduler's log).
+     */
+    record Round(Duration waited, boolean nudged, long rejectedAfterRelease) {}
+
+    /** One scheduler's figures: rounds where A ended, and the abandoned decision. */
+    record Phase(List<Round> ended, Round abandoned) {}
+
+    @BeforeAll
+    static void node() {
+        plane.ensureNamespace(NS);
+        NodeLifecycle.createReady(admin, Cluster.nvidia(NODE, gpu(GPU, 0, 8000, "NVIDIA-A10")));
+    }
+
+    @AfterAll
+    static void cleanUp() {
+        ClusterOps.deletePods(admin, NS);
+        ClusterOps.deleteNodes(admin, List.of(NODE));
+    }
+
+    @Test
+    void pendingPodsAreRetriedWhenDevicesFree(@TempDir Path dir) throws Exception {
+        Phase on = phase(true, dir.resolve("on"));
+        Phase off = phase(false, dir.resolve("off"));
+        System.out.println("[requeue] B's wait after A ended (phase Succeeded), " + ROUNDS + " rounds on, " + OFF_ROUNDS
+                + " off:");
+        System.out.println("[requeue]   --requeue-on-release=true : " + figures(on.ended()));
+        System.out.println("[requeue]   --requeue-on-release=false: " + figures(off.ended()));
+        System.out.println("[requeue] B's wait after a reservation was abandoned (kube-scheduler sees no event):");
+        System.out.println("[requeue]   --requeue-on-release=true : " + figures(List.of(on.abandoned())));
+        System.out.println("[requeue]   --requeue-on-release=false: " + figures(List.of(off.abandoned())) + " (waited "
+                + NO_EVENT_WAIT.toSeconds() + " s)");
+
+        assertThat(on.ended())
+                .as("with the requeue, B binds within kube-scheduler's longest backoff and a margin")
+                .allSatisfy(r -> assertThat(r.waited()).isNotNull().isLessThanOrEqualTo(NUDGED_WITHIN));
+        assertThat(on.abandoned().waited())
+                .as("nudged after the abandoned reservation")
+                .isNotNull()
+                .isLessThanOrEqualTo(NUDGED_WITHIN);
+        assertThat(on.abandoned().nudged())
+                .as("B carries hami.io/requeue-after-release")
+                .isTrue();
+        assertThat(off.abandoned().waited())
+                .as("without the requeue nothing moves B: it waits for another event or the 5-minute flush")
+                .isNull();
+        assertThat(off.abandoned().nudged()).isFalse();
+        assertThat(off.ended()).allSatisfy(r -> assertThat(r.nudged()).isFalse());
+    }
+
+    private static Phase phase(boolean requeue, Path dir) throws Exception {
+        String tag = requeue ? "on" : "off";
+        try (var scheduler = HamiScheduler.start(
+                        plane,
+                        plane.adminConfig(),
+                        new Settings.Replica(new LeaderMode.Always(), Duration.ofHours(1), requeue),
+                        dir);
+                KubernetesClient kubelet = plane.newClient();
+                var plugins = new SyntheticKubelet(
+                        kubelet,
+                        Set.of(NODE),
+                        DeviceBackends.load(DeviceConfig.DEFAULTS),
+                        new NodeLockClient(kubelet, Duration.ofMinutes(5), Clock.systemUTC()),
+                        new ContainerRuntime(new PodStatusWriter(kubelet)))) {
+            ClusterOps.awaitIndexed(scheduler, List.of(NODE));
+            Path log = scheduler.startKubeScheduler(plane, null).log();
+            var rounds = new ArrayList<Round>();
+            for (int i = 1; i <= (requeue ? ROUNDS : OFF_ROUNDS); i++) {
+                rounds.add(podEnds(scheduler, log, tag + "-" + i, requeue ? NUDGED_WITHIN : OFF_CAP));
+            }
+            return new Phase(
+                    rounds, reservationAbandoned(scheduler, log, tag, requeue ? NUDGED_WITHIN : NO_EVENT_WAIT));
+        }
+    }
+
+    /** A runs on the GPU, B waits for it; A ends. */
+    private static Round podEnds(HamiScheduler scheduler, Path log, String tag, Duration cap) throws Exception {
+        String a = "a-" + tag;
+        String b = "b-" + tag;
+        create(a);
+        Pod running = await(a + " running")
+                .atMost(Duration.ofSeconds(45))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () -> get(a),
+                        p -> p.getStatus() != null
+                                && "Running".equals(p.getStatus().getPhase()));
+        create(b);
+        awaitUnschedulable(b);
+        Thread.sleep(BACKOFF_PASSED.toMillis());
+
+        Instant end = Instant.now();
+        new PodStatusWriter(admin).succeeded(running);
+        Round round = awaitBound(log, b, end, cap);
+        cleanUp(scheduler, a, b);
+        return round;
+    }
+
+    /**
+     * A pod of another scheduler holds the GPU through a reservation (the decision of a bind in flight: {@code
+     * bind-phase=allocating}, never bound); B waits; the reservation is then marked failed, as a bind that failed
+     * after writing its decision leaves it. kube-scheduler ignores the other scheduler's pod, so it has no event.
+     */
+    private static Round reservationAbandoned(HamiScheduler scheduler, Path log, String tag, Duration cap)
+            throws Exception {
+        String held = "held-" + tag;
+        String b = "b-abandoned-" + tag;
+        admin.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder(onNode(
+                                pod(NS, held, container("cuda", "nvidia.com/gpu", "1"))
+                                        .build(),
+                                NODE))
+                        .editMetadata()
+                        .addToAnnotations(ProtocolKeys.VGPU_NODE, NODE)
+                        .addToAnnotations(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_ALLOCATING)
+                        .addToAnnotations("hami.io/vgpu-devices-allocated", GPU + ",NVIDIA,8000,100:;")
+                        .endMetadata()
+                        .editSpec()
+                        .withSchedulerName("e2e-nobody")
+                        .endSpec()
+                        .build())
+                .create();
+        await("reservation indexed")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> usedMem(scheduler) == 8000);
+        create(b);
+        awaitUnschedulable(b);
+        Thread.sleep(BACKOFF_PASSED.toMillis());
+
+        Instant end = Instant.now();
+        admin.pods()
+                .inNamespace(NS)
+                .withName(held)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"" + ProtocolKeys.BIND_PHASE + "\":\""
+                                + ProtocolKeys.PHASE_FAILED + "\"}}}");
+        Round round = awaitBound(log, b, end, cap);
+        cleanUp(scheduler, held, b);
+        return round;
+    }
+
+    private static void create(String name) {
+        admin.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder(onNode(
+                                pod(NS, name, container("cuda", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "8000"))
+                                        .build(),
+                                NODE))
+                        .editSpec()
+                        .withSchedulerName(HamiScheduler.SCHEDULER_NAME)
+                        .endSpec()
+                        .build())
+                .create();
+    }
+
+    private static Pod get(String name) {
+        return admin.pods().inNamespace(NS).withName(name).get();
+    }
+
+    private static void awaitUnschedulable(String name) {
+        await(name + " PodScheduled=False")
+                .atMost(Duration.ofSeconds(45))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () -> {
+                            Pod p = get(name);
+                            return p.getStatus() == null || p.getStatus().getConditions() == null
+                                    ? null
+                                    : p.getStatus().getConditions().stream()
+                                            .filter(c -> "PodScheduled".equals(c.getType()))
+                                            .findFirst()
+                                            .orElse(null);
+                        },
+                        (PodCondition c) -> c != null && "False".equals(c.getStatus()));
+        assertThat(get(name).getSpec().getNodeName()).isNull();
+    }
+
+    /** Polls until {@code name} is bound or {@code cap} has passed since {@code since}. */
+    private static Round awaitBound(Path log, String name, Instant since, Duration cap) throws Exception {
+        Instant deadline = since.plus(cap);
+        while (Instant.now().isBefore(deadline)) {
+            Pod p = get(name);
+            if (p.getSpec().getNodeName() != null) {
+                Duration wait = Duration.between(since, Instant.now());
+                return new Round(wait, nudge(p) != null, rejected(log, name, since));
+            }
+            Thread.sleep(20);
+        }
+        return new Round(null, nudge(get(name)) != null, rejected(log, name, since));
+    }
+
+    /**
+     * How many of kube-scheduler's attempts at {@code pod} since {@code since} ended "no fit" (klog lines carry the
+     * local time of day, microseconds).
+     */
+    static long rejected(Path log, String pod, Instant since) throws java.io.IOException {
+        LocalTime from = LocalTime.ofInstant(since, ZoneId.systemDefault());
+        try (var lines = Files.lines(log)) {
+            return lines.filter(l -> l.contains("\"Unable to schedule pod; no fit; waiting\"")
+                            && l.contains("pod=\"" + NS + "/" + pod + "\""))
+                    .map(l -> LocalTime.parse(l.split(" +")[1]))
+                    .filter(t -> !t.isBefore(from))
+                    .count();
+        }
+    }
+
+    private static String nudge(Pod pod) {
+        String at = annotations(pod).get(ProtocolKeys.REQUEUE_AFTER_RELEASE);
+        if (at != null) {
+            var unused = Instant.parse(at); // RFC 3339, or this throws
+        }
+        return at;
+    }
+
+    private static long usedMem(HamiScheduler scheduler) {
+        return scheduler
+                .app()
+                .index()
+                .snapshot(NODE)
+                .map(s -> s.view().devices().get("NVIDIA").getFirst().usedmem())
+                .orElse(-1);
+    }
+
+    /** Deletes the round's pods and waits until the GPU is free in the index again. */
+    private static void cleanUp(HamiScheduler scheduler, String... names) {
+        for (String n : names) {
+            admin.pods().inNamespace(NS).withName(n).withGracePeriod(0).delete();
+        }
+        await("round's pods gone and the GPU free")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> List.of(names).stream()
+                                .map(RequeueAfterReleaseTest::get)
+                                .allMatch(Objects::isNull)
+                        && usedMem(scheduler) == 0
+                        && !annotations(admin.nodes().withName(NODE).get()).containsKey(ProtocolKeys.NODE_LOCK));
+    }
+
+    /** min / median / max in ms, and how many rounds were not bound within the cap or carried the nudge. */
+    static String figures(List<Round> rounds) {
+        var waits = rounds.stream()
+                .map(Round::waited)
+                .filter(Objects::nonNull)
+                .map(Duration::toMillis)
+                .sorted()
+                .toList();
+        long unbound = rounds.stream().filter(r -> r.waited() == null).count();
+        long nudged = rounds.stream().filter(Round::nudged).count();
+        long retried = rounds.stream().filter(r -> r.rejectedAfterRelease() > 0).count();
+        String times = waits.isEmpty()
+                ? "none bound"
+                : "min " + waits.getFirst() + " ms, median " + waits.get(waits.size() / 2) + " ms, max "
+                        + waits.getLast() + " ms";
+        return times + (unbound > 0 ? "; not bound within the cap: " + unbound : "") + "; nudged: " + nudged + " of "
+                + rounds.size() + "; kube-scheduler's retry after the release rejected by our filter in " + retried
+                + " of " + rounds.size();
+    }
+}

@@ -1,0 +1,144 @@
+package io.hami.kube.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.hami.lab.apiserver.EmbeddedApiServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link KubeClients#connect(Path, Duration, Optional)} with an {@link ApiRateLimit}, against the embedded API server:
+ * ordinary requests take their turn, a watch does not.
+ */
+class KubeClientsRateLimitTest {
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+
+    EmbeddedApiServer server;
+    Path kubeconfig;
+    KubernetesClient unlimited;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = EmbeddedApiServer.start();
+        kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
+        unlimited = KubeClients.connect(kubeconfig, TIMEOUT, Optional.empty());
+        unlimited.nodes().resource(node("n1")).create();
+    }
+
+    @AfterEach
+    void stop() {
+        unlimited.close();
+        server.close();
+    }
+
+    static Node node(String name) {
+        return new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
+    }
+
+    /** Interrupts a GET waiting for its token (it then goes at once) and lets it end before its client closes. */
+    static void stopWaiting(ExecutorService threads) throws InterruptedException {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    static long millisFor12Gets(KubernetesClient client) {
+        long start = System.nanoTime();
+        for (int i = 0; i < 12; i++) {
+            assertThat(client.nodes().withName("n1").get()).isNotNull();
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    }
+
+    @Test
+    void requestsBeyondTheBurstGoAtTheRate() throws Exception {
+        millisFor12Gets(unlimited); // connections and classes warm
+        long free = millisFor12Gets(unlimited);
+        long limited;
+        try (var client = KubeClients.connect(kubeconfig, TIMEOUT, Optional.of(new ApiRateLimit(5, 2)))) {
+            // 2 at once, then one every 200 ms: (12 - 2) / 5 = 2 s
+            limited = millisFor12Gets(client);
+        }
+        assertThat(limited).as("12 GETs at qps 5, burst 2").isGreaterThanOrEqualTo(1_600);
+        assertThat(free).as("the same 12 GETs without a limit").isLessThan(limited / 2);
+    }
+
+    @Test
+    void aWatchOpensAtOnceWhenTheBucketIsEmpty() throws Exception {
+        // One token every 20 s, and the bucket holds one.
+        var threads = Executors.newSingleThreadExecutor();
+        try (var client = KubeClients.connect(kubeconfig, TIMEOUT, Optional.of(new ApiRateLimit(0.05, 1)))) {
+            assertThat(client.nodes().withName("n1").get()).isNotNull();
+            var held = threads.submit(() -> client.nodes().withName("n1").get());
+
+            var added = new CountDownLatch(1);
+            long start = System.nanoTime();
+            try (var watch = client.nodes().watch(new Watcher<Node>() {
+                @Override
+                public void eventReceived(Action action, Node node) {
+                    if (action == Action.ADDED && node.getMetadata().getName().equals("n2")) {
+                        added.countDown();
+                    }
+                }
+
+                @Override
+                public void onClose(WatcherException cause) {}
+            })) {
+                unlimited.nodes().resource(node("n2")).create();
+                assertThat(added.await(10, TimeUnit.SECONDS))
+                        .as("the watch saw n2 (a throttled one would start 20 s later)")
+                        .isTrue();
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            assertThat(held)
+                    .as("a GET behind the empty bucket still waits for its token")
+                    .isNotDone();
+            stopWaiting(threads);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void anInformersLaterPagesDoNotWaitOnFabric8sEventLoop() throws Exception {
+        for (int i = 2; i <= 5; i++) {
+            unlimited.nodes().resource(node("n" + i)).create();
+        }
+        // One token every 20 s. The first page is asked for from this thread and takes the only token; fabric8 asks
+        // for the next two from its Vert.x event loop, which must not wait 40 s (nor stall the client's other I/O).
+        var threads = Executors.newSingleThreadExecutor();
+        try (var client = KubeClients.connect(kubeconfig, TIMEOUT, Optional.of(new ApiRateLimit(0.05, 1)));
+                var informer = client.nodes().withLimit(2L).runnableInformer(0)) {
+            long start = System.nanoTime();
+            informer.run();
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("3 pages of a LIST and the watch")
+                    .isLessThan(Duration.ofSeconds(10));
+            assertThat(informer.getStore().list()).hasSize(5);
+            var held = threads.submit(() -> client.nodes().withName("n1").get());
+            Thread.sleep(500);
+            assertThat(held)
+                    .as("the pages overdrew the bucket: the next GET waits")
+                    .isNotDone();
+            stopWaiting(threads);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+}

@@ -2,22 +2,14 @@ package io.hami.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.Status;
 import io.hami.cli.Main;
-import io.hami.kube.events.PodEvents;
-import io.hami.plugin.health.HealthBoard;
-import io.hami.plugin.metrics.PluginMetrics;
-import io.hami.plugin.spi.PhysicalDevice;
 import io.hami.protocol.config.ConfigSection;
 import io.hami.protocol.spi.DeviceBackends;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Label;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -165,21 +157,15 @@ class OperatorsDocTest {
         return keys;
     }
 
-    /** The name Prometheus scrapes: counters end in {@code _total}. */
-    private static String exposed(MetricSnapshot metric) {
-        String name = metric.getMetadata().getPrometheusName();
-        return metric instanceof CounterSnapshot && !name.endsWith("_total") ? name + "_total" : name;
-    }
-
     @Test
     void everyMetricOfTheRunningSchedulerIsDocumentedWithItsLabels() throws Exception {
         List<String> lines = new ArrayList<>(section("Device gauges (upstream HAMi's names and labels)"));
         lines.addAll(section("Quota gauges (upstream HAMi's names and labels)"));
         lines.addAll(section("Scheduler operation"));
-        var metrics = SchedulerRun.get().metrics;
+        var metrics = ServedMetrics.scheduler();
         assertThat(metrics.size()).as("metric families of the run").isPositive();
         for (MetricSnapshot metric : metrics) {
-            String name = exposed(metric);
+            String name = ServedMetrics.exposed(metric);
             Optional<String> row = row(lines, name);
             assertThat(row).as("metric " + name).isPresent();
             for (DataPointSnapshot point : metric.getDataPoints()) {
@@ -190,27 +176,12 @@ class OperatorsDocTest {
         }
     }
 
-    /** Every metric of a plugin, each with a sample (the recorders are what the plugin's parts call). */
-    private static List<MetricSnapshot> pluginMetrics() {
-        var registry = new PrometheusRegistry();
-        var metrics = new PluginMetrics(registry, "n1", "nvidia");
-        metrics.watchHealth(
-                List.of(new PhysicalDevice(0, "GPU-0", "GPU-0", "m", 1024, -1)), new HealthBoard(), "nvidia.com/gpu");
-        metrics.allocated("nvidia.com/gpu", Status.Code.OK, Duration.ofMillis(5));
-        metrics.listSent("nvidia.com/gpu");
-        metrics.registered("nvidia.com/gpu", true);
-        metrics.registerWritten(true);
-        metrics.handshakeAnswered(true);
-        metrics.eventNotWritten(PodEvents.NotWritten.DROPPED);
-        return registry.scrape().stream().toList();
-    }
-
     @Test
     void everyPluginMetricIsDocumentedWithItsLabelsAndNothingElse() {
         List<String> lines = section("Device plugin metrics");
         var names = new TreeSet<String>();
-        for (MetricSnapshot metric : pluginMetrics()) {
-            String name = exposed(metric);
+        for (MetricSnapshot metric : ServedMetrics.plugin()) {
+            String name = ServedMetrics.exposed(metric);
             names.add(name);
             Optional<String> row = row(lines, name);
             assertThat(row).as("plugin metric " + name).isPresent();
@@ -229,9 +200,38 @@ class OperatorsDocTest {
     }
 
     @Test
+    void everyNodeMonitorMetricIsDocumentedWithItsLabelsAndNothingElse() {
+        List<String> lines = section("Node monitor");
+        var names = new TreeSet<String>();
+        for (MetricSnapshot metric : ServedMetrics.monitor()) {
+            String name = ServedMetrics.exposed(metric);
+            names.add(name);
+            Optional<String> row = row(lines, name);
+            assertThat(row).as("node monitor metric " + name).isPresent();
+            for (DataPointSnapshot point : metric.getDataPoints()) {
+                for (Label label : point.getLabels()) {
+                    // "same" rows repeat the labels of the row above
+                    assertThat(row.get().contains("`" + label.getName() + "`")
+                                    || row.get().contains("| same |"))
+                            .as(name + " label " + label.getName())
+                            .isTrue();
+                }
+            }
+        }
+        for (String line : lines) {
+            Matcher m = ROW_KEY.matcher(line);
+            if (m.find() && !m.group(1).startsWith("-")) {
+                assertThat(names)
+                        .as("documented node monitor metric " + m.group(1))
+                        .contains(m.group(1));
+            }
+        }
+    }
+
+    @Test
     void everyDocumentedMetricExists() throws Exception {
         var names = new TreeSet<String>();
-        SchedulerRun.get().metrics.forEach(m -> names.add(exposed(m)));
+        ServedMetrics.scheduler().forEach(m -> names.add(ServedMetrics.exposed(m)));
         for (String heading : List.of(
                 "Device gauges (upstream HAMi's names and labels)",
                 "Quota gauges (upstream HAMi's names and labels)",

@@ -53,7 +53,6 @@ class IndependentClientsTest {
     private static final String NS = "e2e-clients";
     private static final String NODE = "e2e-clients-gpu";
     private static final String POD = "reader";
-    private static final String TAINT = "hami.io/e2e";
     private static final List<DeviceInfo> GPUS = List.of(Cluster.gpu("GPU-e2e-clients-0", 0, 16384, "NVIDIA-A100"));
     /** What Java wrote on the node: our codec's encoding. */
     private static final String REGISTER = JsonRegisterCodec.encode(GPUS);
@@ -81,11 +80,7 @@ class IndependentClientsTest {
                 admin,
                 new NodeBuilder(Cluster.nvidia(NODE, GPUS.toArray(DeviceInfo[]::new)))
                         .editOrNewSpec()
-                        .addNewTaint()
-                        .withKey(TAINT)
-                        .withValue("clients")
-                        .withEffect("NoSchedule")
-                        .endTaint()
+                        .addToTaints(Cluster.e2eTaint("clients"))
                         .endSpec()
                         .build());
         scheduler = HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("scheduler"));
@@ -104,11 +99,7 @@ class IndependentClientsTest {
                                 NODE))
                         .editSpec()
                         .withSchedulerName(HamiScheduler.SCHEDULER_NAME)
-                        .addNewToleration()
-                        .withKey(TAINT)
-                        .withOperator("Exists")
-                        .withEffect("NoSchedule")
-                        .endToleration()
+                        .addToTolerations(Cluster.e2eToleration())
                         .endSpec()
                         .build())
                 .create();

@@ -111,7 +111,6 @@ import org.slf4j.LoggerFactory;
 class ApiServerFaultsTest {
     static final String NS = "e2e-faults";
     static final String NODE = "faults-0";
-    static final String TAINT = "hami.io/e2e";
     static final String SCHEDULER_UA = "hami-e2e-faults-scheduler";
     static final String PLUGIN_UA = "hami-e2e-faults-plugin";
     /** Nobody serves it: kube-scheduler (if another class left one) must not take these pods. */
@@ -178,11 +177,7 @@ class ApiServerFaultsTest {
                 admin,
                 Cluster.node(NODE)
                         .editOrNewSpec()
-                        .addNewTaint()
-                        .withKey(TAINT)
-                        .withValue("faults")
-                        .withEffect("NoSchedule")
-                        .endTaint()
+                        .addToTaints(Cluster.e2eTaint("faults"))
                         .endSpec()
                         .editStatus()
                         .addToCapacity("nvidia.com/gpu", new Quantity("20"))
@@ -557,11 +552,7 @@ class ApiServerFaultsTest {
                         .build())
                 .editSpec()
                 .withSchedulerName(SCHEDULER_NAME)
-                .addNewToleration()
-                .withKey(TAINT)
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
+                .addToTolerations(Cluster.e2eToleration())
                 .endSpec()
                 .build();
         return admin.pods().inNamespace(NS).resource(p).create();

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookC
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.controlplane.KubeControlPlane;
 import io.hami.controlplane.junit.EnableKubeControlPlane;
+import io.hami.deploy.tools.Program;
 import io.hami.e2e.support.Command;
 import io.hami.e2e.support.DeployFiles;
 import io.hami.e2e.support.ProtocolKeysPolicy;
@@ -56,13 +57,13 @@ class ManifestsOnTheRealServerTest {
     private static Path manifest;
     private static List<ObjectNode> built;
     private static MutatingWebhookConfiguration othersWebhook;
-    private static Command.Result namespaceApplied;
-    private static Command.Result dryRunBefore;
-    private static Command.Result applied;
+    private static Program.Result namespaceApplied;
+    private static Program.Result dryRunBefore;
+    private static Program.Result applied;
     private static Map<String, JsonNode> readBack;
-    private static Command.Result appliedAgain;
+    private static Program.Result appliedAgain;
     private static Map<String, JsonNode> readBackAgain;
-    private static Command.Result dryRunAfter;
+    private static Program.Result dryRunAfter;
 
     @BeforeAll
     static void applyEveryManifestWithKubectl() throws Exception {
@@ -121,7 +122,7 @@ class ManifestsOnTheRealServerTest {
         }
     }
 
-    private static Command.Result kubectl(String... args) {
+    private static Program.Result kubectl(String... args) {
         return Command.kubectl(plane.adminKubeconfig(), cache, args);
     }
 
@@ -149,7 +150,7 @@ class ManifestsOnTheRealServerTest {
     @Test
     void aServerSideDryRunReportsNoErrorsBeforeOrAfter() {
         namespaceApplied.ok();
-        for (Command.Result dryRun : List.of(dryRunBefore, dryRunAfter)) {
+        for (Program.Result dryRun : List.of(dryRunBefore, dryRunAfter)) {
             dryRun.ok();
             assertThat(dryRun.stderr()).as("what kubectl reported").isEmpty();
             assertThat(dryRun.stdout()

@@ -83,8 +83,6 @@ class RbacEnforcedTest {
     private static final String POD = "train";
     private static final String SECOND = "train-2";
     private static final String UNDECIDED = "placed-by-hand";
-    /** Keeps other test classes' pods off this class's nodes (they share the control plane). */
-    private static final String TAINT = "hami.io/e2e";
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
@@ -331,11 +329,7 @@ class RbacEnforcedTest {
                             .editSpec()
                             .withSchedulerName(DeployFiles.flag(DeployedScheduler.container(), "--scheduler-name")
                                     .orElseThrow())
-                            .addNewToleration()
-                            .withKey(TAINT)
-                            .withOperator("Exists")
-                            .withEffect("NoSchedule")
-                            .endToleration()
+                            .addToTolerations(Cluster.e2eToleration())
                             .endSpec()
                             .build())
                     .create();
@@ -349,13 +343,7 @@ class RbacEnforcedTest {
     }
 
     private static NodeBuilder tainted(NodeBuilder node) {
-        return node.editOrNewSpec()
-                .addNewTaint()
-                .withKey(TAINT)
-                .withValue("rbac")
-                .withEffect("NoSchedule")
-                .endTaint()
-                .endSpec();
+        return node.editOrNewSpec().addToTaints(Cluster.e2eTaint("rbac")).endSpec();
     }
 
     private static Pod pod() {

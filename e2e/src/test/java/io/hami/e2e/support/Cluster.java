@@ -7,6 +7,10 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
@@ -16,7 +20,28 @@ import java.util.Map;
 
 /** Nodes and pods as a real cluster holds them: what kube-scheduler needs of a node besides our devices. */
 public final class Cluster {
+    /** Keeps other classes' pods off a class's nodes: every class shares the control plane. */
+    private static final String E2E_TAINT = "hami.io/e2e";
+
     private Cluster() {}
+
+    /** {@code hami.io/e2e=VALUE:NoSchedule}, for a class's nodes. */
+    public static Taint e2eTaint(String value) {
+        return new TaintBuilder()
+                .withKey(E2E_TAINT)
+                .withValue(value)
+                .withEffect("NoSchedule")
+                .build();
+    }
+
+    /** Tolerates {@link #e2eTaint}, for a class's own pods. */
+    public static Toleration e2eToleration() {
+        return new TolerationBuilder()
+                .withKey(E2E_TAINT)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .build();
+    }
 
     /** A node kube-scheduler accepts pods on: hostname label, allocatable pods, CPU and memory. */
     public static NodeBuilder node(String name) {

@@ -1,35 +1,21 @@
 package io.hami.e2e.support;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.hami.deploy.tools.Program;
+import io.hami.deploy.tools.Program.Result;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /**
  * The independent clients the tests run as programs: Debian's kubectl ({@code /usr/bin/kubectl}) and python3 with
- * python3-kubernetes ({@code scripts/install-test-deps.sh} installs both). stdout and stderr are kept apart.
+ * python3-kubernetes ({@code scripts/install-test-deps.sh} installs both), run by deploy's {@link Program}.
  */
 public final class Command {
     public static final Path KUBECTL = Path.of("/usr/bin/kubectl");
     public static final Path PYTHON = Path.of("/usr/bin/python3");
-
-    /** What a program printed and how it ended. */
-    public record Result(List<String> command, int exitCode, String stdout, String stderr) {
-        /** Fails with everything printed unless it exited 0. */
-        public Result ok() {
-            if (exitCode != 0) {
-                throw new AssertionError(String.join(" ", command) + " exited " + exitCode + "\nstdout:\n" + stdout
-                        + "\nstderr:\n" + stderr);
-            }
-            return this;
-        }
-    }
 
     private Command() {}
 
@@ -66,35 +52,6 @@ public final class Command {
     }
 
     public static Result run(List<String> command, String stdin) {
-        try {
-            var pb = new ProcessBuilder(command);
-            pb.environment().remove("KUBECONFIG");
-            Process p = pb.start();
-            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-            try (var in = p.getOutputStream()) {
-                if (stdin != null) {
-                    in.write(stdin.getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new AssertionError(String.join(" ", command) + " did not finish in 120 s");
-            }
-            return new Result(List.copyOf(command), p.exitValue(), out.join(), err.join());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String read(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Program.run(command, Map.of(), stdin, Duration.ofSeconds(120));
     }
 }

@@ -20,6 +20,7 @@ import io.hami.backend.nvidia.NvidiaKeys;
 import io.hami.controlplane.DeployedWebhook;
 import io.hami.controlplane.KubeControlPlane;
 import io.hami.controlplane.junit.EnableKubeControlPlane;
+import io.hami.deploy.tools.Program;
 import io.hami.e2e.support.Cluster;
 import io.hami.e2e.support.ClusterOps;
 import io.hami.e2e.support.Command;
@@ -75,8 +76,6 @@ class ProtocolKeysPolicyTest {
     private static final String FIELD_MANAGER = "hami-e2e-trust";
     /** deploy/'s MutatingWebhookConfiguration, registered by one test only. */
     private static final String WEBHOOK = "hami-scheduler";
-    /** Keeps other classes' pods off this class's node (they share the control plane). */
-    private static final String TAINT = "hami.io/e2e";
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
@@ -142,11 +141,7 @@ class ProtocolKeysPolicyTest {
                 admin,
                 Cluster.node(NODE)
                         .editOrNewSpec()
-                        .addNewTaint()
-                        .withKey(TAINT)
-                        .withValue("trust")
-                        .withEffect("NoSchedule")
-                        .endTaint()
+                        .addToTaints(Cluster.e2eTaint("trust"))
                         .endSpec()
                         .editStatus()
                         .addToCapacity("nvidia.com/gpu", new Quantity("20"))
@@ -234,11 +229,7 @@ class ProtocolKeysPolicyTest {
                 .endMetadata()
                 .editSpec()
                 .withNodeName(NODE)
-                .addNewToleration()
-                .withKey(TAINT)
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
+                .addToTolerations(Cluster.e2eToleration())
                 .endSpec()
                 .build();
     }
@@ -407,7 +398,7 @@ class ProtocolKeysPolicyTest {
             NvidiaKeys.TO_ALLOCATE + "-"
         };
         Path cache = dir.resolve("kubectl-cache");
-        Command.Result asAdmin = Command.kubectl(plane.adminKubeconfig(), cache, removeKeys);
+        Program.Result asAdmin = Command.kubectl(plane.adminKubeconfig(), cache, removeKeys);
         assertThat(asAdmin.exitCode()).as(asAdmin.stdout()).isNotZero();
         assertThat(asAdmin.stderr())
                 .contains("ValidatingAdmissionPolicy '" + ProtocolKeysPolicy.NAME + "'")
@@ -446,11 +437,7 @@ class ProtocolKeysPolicyTest {
                                 .build())
                         .editSpec()
                         .withSchedulerName(HamiScheduler.SCHEDULER_NAME)
-                        .addNewToleration()
-                        .withKey(TAINT)
-                        .withOperator("Exists")
-                        .withEffect("NoSchedule")
-                        .endToleration()
+                        .addToTolerations(Cluster.e2eToleration())
                         .endSpec()
                         .build())
                 .create();
@@ -515,7 +502,7 @@ class ProtocolKeysPolicyTest {
         assertRefused(() -> user.pods().inNamespace(NS).resource(replaced).update(), USER, ProtocolKeys.VGPU_NODE);
         assertUnchanged("bound", bound);
 
-        Command.Result annotate = Command.kubectl(
+        Program.Result annotate = Command.kubectl(
                 userKubeconfig,
                 dir.resolve("kubectl-cache-user"),
                 "annotate",

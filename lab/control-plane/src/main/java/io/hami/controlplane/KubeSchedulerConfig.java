@@ -20,28 +20,40 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * @param leaderElect  false: no Lease (several schedulers in one run would otherwise wait for each other's)
  * @param visible      managed resources made visible to kube-scheduler ({@code ignoredByScheduler: false}), as an
  *                     operator does for preemption (docs/operators.md#preemption); empty: as deployed
+ * @param document     the {@code KubeSchedulerConfiguration} to start from, or null for deploy/'s (a Helm release's
+ *                     ConfigMap, for instance)
  */
 public record KubeSchedulerConfig(
-        String extenderUrl, Path caFile, Config identity, boolean leaderElect, java.util.Set<String> visible) {
+        String extenderUrl,
+        Path caFile,
+        Config identity,
+        boolean leaderElect,
+        java.util.Set<String> visible,
+        String document) {
     static final String DEPLOYED = "deploy/kube-scheduler-config.yaml";
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     /** The deployed configuration pointed at the extender on {@code extenderUrl}, signed by {@code caFile}. */
     public static KubeSchedulerConfig extender(String extenderUrl, Path caFile) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, null, false, java.util.Set.of());
+        return new KubeSchedulerConfig(extenderUrl, caFile, null, false, java.util.Set.of(), null);
     }
 
     public KubeSchedulerConfig withIdentity(Config config) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, config, leaderElect, visible);
+        return new KubeSchedulerConfig(extenderUrl, caFile, config, leaderElect, visible, document);
     }
 
     public KubeSchedulerConfig withLeaderElection(boolean elect) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, identity, elect, visible);
+        return new KubeSchedulerConfig(extenderUrl, caFile, identity, elect, visible, document);
     }
 
     /** The same with these managed resources counted by kube-scheduler too ({@code ignoredByScheduler: false}). */
     public KubeSchedulerConfig withVisibleResources(String... names) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, identity, leaderElect, java.util.Set.of(names));
+        return new KubeSchedulerConfig(extenderUrl, caFile, identity, leaderElect, java.util.Set.of(names), document);
+    }
+
+    /** The same changes made to {@code configuration} (a KubeSchedulerConfiguration document) instead of deploy/'s. */
+    public KubeSchedulerConfig withDocument(String configuration) {
+        return new KubeSchedulerConfig(extenderUrl, caFile, identity, leaderElect, visible, configuration);
     }
 
     /** The deployed {@code KubeSchedulerConfiguration} document, as text. */
@@ -59,7 +71,7 @@ public record KubeSchedulerConfig(
 
     /** The document kube-scheduler reads: the deployed one with our changes, its kubeconfig at {@code kubeconfig}. */
     String render(Path kubeconfig) {
-        var doc = (ObjectNode) YAML.readTree(deployedDocument());
+        var doc = (ObjectNode) YAML.readTree(document != null ? document : deployedDocument());
         doc.putObject("clientConnection").put("kubeconfig", kubeconfig.toString());
         ((ObjectNode) doc.path("leaderElection")).put("leaderElect", leaderElect);
         JsonNode extenders = doc.path("extenders");

@@ -5,16 +5,22 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** One control-plane binary running with its output in a log file; stopped with SIGTERM, then SIGKILL. */
+/**
+ * One control-plane binary (or, for e2e's real node, containerd and the kubelet) running with its output in a log
+ * file; stopped with SIGTERM, then SIGKILL.
+ */
 public final class ManagedProcess implements AutoCloseable {
+    private final String what;
     private final String name;
     private final Process process;
     private final Path log;
     private final Thread killOnExit;
 
-    private ManagedProcess(String name, Process process, Path log) {
+    private ManagedProcess(String what, String name, Process process, Path log) {
+        this.what = what;
         this.name = name;
         this.process = process;
         this.log = log;
@@ -24,16 +30,30 @@ public final class ManagedProcess implements AutoCloseable {
     }
 
     static ManagedProcess start(String name, List<String> command, Path log) {
+        return start("control plane", name, command, log, Map.of());
+    }
+
+    /**
+     * Starts {@code command} without the caller's KUBECONFIG, with {@code env} added; {@code what} prefixes its
+     * error messages (what the process is part of).
+     */
+    public static ManagedProcess start(
+            String what, String name, List<String> command, Path log, Map<String, String> env) {
         try {
             Files.createDirectories(log.getParent());
             var pb = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.environment().remove("KUBECONFIG");
-            return new ManagedProcess(name, pb.start(), log);
+            pb.environment().putAll(env);
+            return new ManagedProcess(what, name, pb.start(), log);
         } catch (IOException e) {
-            throw new UncheckedIOException("control plane: cannot start " + command.getFirst(), e);
+            throw new UncheckedIOException(what + ": cannot start " + command.getFirst(), e);
         }
+    }
+
+    public String name() {
+        return name;
     }
 
     public Path log() {
@@ -45,14 +65,14 @@ public final class ManagedProcess implements AutoCloseable {
     }
 
     /** Fails with the end of the log when the process has exited. */
-    void checkAlive() {
+    public void checkAlive() {
         if (!process.isAlive()) {
-            throw new IllegalStateException("control plane: " + name + " exited with " + process.exitValue()
+            throw new IllegalStateException(what + ": " + name + " exited with " + process.exitValue()
                     + "; last lines of " + log + ":\n" + tail(40));
         }
     }
 
-    String tail(int lines) {
+    public String tail(int lines) {
         try {
             List<String> all = Files.readAllLines(log);
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

@@ -4,7 +4,10 @@ import java.util.Map;
 
 /** What the run needs to know of the kube-scheduler: whether it still has work, and what its binds did. */
 public interface SchedulingProgress {
-    /** Pods the kube-scheduler still has in hand (queued, in an attempt, or due for another look). */
+    /**
+     * Pods the kube-scheduler may still move without new input: in an attempt, never tried, due for a retry, or not
+     * yet looked at again since a change that may let them fit.
+     */
     int busy();
 
     /** Pods bound so far. */

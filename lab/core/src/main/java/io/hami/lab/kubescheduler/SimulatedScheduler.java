@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import java.io.IOException;
@@ -54,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * an update of the pending pod itself (such as the scheduler's {@code hami.io/requeue-after-release} annotation), an
  * event that arrived while its attempt was in flight, or the 5-minute flush of the unschedulable pool. Nothing else:
  * when the extender's index had not yet seen a release when it filtered, the pod waits for the next event, which is
- * the race that the scheduler's requeue on release (issue 14, point 4) closes.
+ * the race that the scheduler's requeue on release (issue 14, point 4) closes. Because node-lock and handshake writes
+ * move such a pod too, the run's idea of "nothing left to do" ({@link #busy()}) is not "nothing queued" but
+ * {@link Settling}'s: every pod tried since the last change that may give it room.
  *
  * <p>Preemption (kube-scheduler's DefaultPreemption with an extender that has {@code preemptVerb}): when no node fits
  * and the pod may preempt ({@code preemptionPolicy} not {@code Never}, no lower-priority pod still terminating on its
@@ -108,6 +111,12 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     private final FailureCauses causes = new FailureCauses(LOG);
     private final SchedulingLog log = new SchedulingLog();
     private volatile long lastBindNanos;
+    /** Numbers the changes that may give a pod room, and attempts by the changes they saw (see {@link Settling}). */
+    private final AtomicLong changes = new AtomicLong();
+    /** The number of the last cluster change that may give any pod room. */
+    private final AtomicLong clusterRoomAt = new AtomicLong();
+    /** Node annotations whose writes change no capacity: the node lock and the handshake stamps. */
+    private final Set<String> freeNothing;
 
     private final ScheduledExecutorService flush = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("lab-kube-scheduler-flush").daemon().factory());
@@ -134,6 +143,12 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         volatile boolean eventInFlight;
         /** The node a preemption nominated, as in {@code status.nominatedNodeName}. */
         volatile String nominated;
+        /** The last attempt failed in a way that is retried whatever happens (see {@link Settling}). */
+        volatile boolean retryDue;
+        /** The change number when its last attempt began (see {@link Settling}). */
+        volatile long triedAt = Settling.NEVER_TRIED;
+        /** The number of the last update of the pod itself that may change its answer. */
+        volatile long roomAt;
 
         volatile String message = "";
         /** Bumped whenever the pod is queued, so stale queue entries are skipped (by two informers at once too). */
@@ -203,6 +218,10 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         this.backends = backends;
         this.random = random;
         this.binders = new Semaphore(bindParallelism);
+        var keys = new HashSet<String>();
+        keys.add(ProtocolKeys.NODE_LOCK);
+        backends.all().forEach(b -> b.keys().handshakeKey().ifPresent(keys::add));
+        this.freeNothing = Set.copyOf(keys);
         this.nodeInformer = client.nodes().inform(new NodeEvents());
         this.podInformer = client.pods().inAnyNamespace().inform(new PodEvents());
         this.loop = Thread.ofPlatform().name("lab-kube-scheduler").daemon().start(this::run);
@@ -225,12 +244,23 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         return log;
     }
 
-    /** Pods waiting for an attempt (in the active or backoff queue) or in one: the scheduler still has work. */
+    /**
+     * Pods that may still change state without new input ({@link Settling}): in an attempt, never tried, due for a
+     * retry of a failed bind or filter, or not tried since the last change that may give them room. A pod queued
+     * again only by node-lock or handshake writes is not counted.
+     */
     @Override
     public int busy() {
-        return (int) pods.values().stream()
-                .filter(t -> t.state == State.QUEUED || t.state == State.IN_FLIGHT)
-                .count();
+        return (int) pods.values().stream().filter(this::moving).count();
+    }
+
+    private boolean moving(Tracked t) {
+        // Read in the reverse order of the loop's writes (state, then triedAt), so a new triedAt comes with its state.
+        long tried = t.triedAt;
+        State state = t.state;
+        boolean due = t.retryDue;
+        long room = Math.max(clusterRoomAt.get(), t.roomAt);
+        return Settling.moving(new Settling.PodProgress(state, due, tried, room));
     }
 
     /** The unschedulable pool's leftovers, after kube-scheduler's five minutes. */
@@ -293,6 +323,8 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 binders.acquire();
                 t.eventInFlight = false;
                 t.state = State.IN_FLIGHT;
+                t.retryDue = false;
+                t.triedAt = changes.get();
                 scheduleOne(ready.key(), pod, t);
             } catch (InterruptedException e) {
                 return;
@@ -566,6 +598,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 LOG.debug("pod {}: {}", key, error);
                 int contended = t.contended.incrementAndGet();
                 t.message = "bind to " + node + ": " + error;
+                t.retryDue = true;
                 enqueue(key, t, contentionBackoff.after(contended));
             } else {
                 bindFailures.incrementAndGet();
@@ -606,6 +639,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         int attempts = t.attempts.incrementAndGet();
         t.message = message;
         t.failedAt = System.nanoTime();
+        t.retryDue = true;
         enqueue(key, t, backoff.after(attempts));
     }
 
@@ -666,6 +700,15 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
         enqueue(key, t, Duration.ofNanos(Math.max(0, left)));
     }
 
+    /**
+     * A cluster change that may give a pod room (a release, a node's devices): numbered before any pod moves, so an
+     * attempt that begins after it counts as a try since it.
+     */
+    private void roomChanged() {
+        long n = changes.incrementAndGet();
+        clusterRoomAt.accumulateAndGet(n, Math::max);
+    }
+
     /** A cluster event: every unschedulable pod is worth a retry after its backoff; attempts in flight note it. */
     private void clusterChanged() {
         pods.forEach((key, t) -> {
@@ -678,10 +721,13 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     }
 
     /** The pending pod itself was updated (an annotation, its status): kube-scheduler's Update of the queue. */
-    private void podUpdated(String key, Pod pod) {
+    private void podUpdated(String key, Pod before, Pod pod) {
         Tracked t = pods.get(key);
         if (t == null) {
             return;
+        }
+        if (Settling.pendingPodMayGiveRoom(before, pod)) {
+            t.roomAt = changes.incrementAndGet();
         }
         t.priority = priority(pod);
         if (t.state == State.UNSCHEDULABLE) {
@@ -705,7 +751,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 && !pod.getSpec().getNodeName().isEmpty();
     }
 
-    private static boolean terminal(Pod pod) {
+    static boolean terminal(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
@@ -746,6 +792,9 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 if (terminal(after)) {
                     released(after); // AssignedPodDelete: its informer drops pods that ended
                 }
+                if (Settling.assignedPodMayGiveRoom(before, after)) {
+                    roomChanged();
+                }
                 clusterChanged();
             } else if (bound(after)) {
                 if (!terminal(after)) {
@@ -753,7 +802,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 }
             } else if (ours(after) && !terminal(after)) {
                 if (pods.containsKey(Cache.metaNamespaceKeyFunc(after))) {
-                    podUpdated(Cache.metaNamespaceKeyFunc(after), after);
+                    podUpdated(Cache.metaNamespaceKeyFunc(after), before, after);
                 } else {
                     track(after);
                 }
@@ -765,6 +814,7 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
             pods.remove(Cache.metaNamespaceKeyFunc(pod));
             if (bound(pod) && !terminal(pod)) {
                 released(pod);
+                roomChanged();
                 clusterChanged();
             }
         }
@@ -773,12 +823,16 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
     private final class NodeEvents implements ResourceEventHandler<Node> {
         @Override
         public void onAdd(Node node) {
+            roomChanged();
             clusterChanged();
         }
 
         @Override
         public void onUpdate(Node before, Node after) {
             if (schedulingPropertiesChanged(before, after)) {
+                if (Settling.nodeMayGiveRoom(before, after, freeNothing)) {
+                    roomChanged();
+                }
                 clusterChanged();
             }
         }
@@ -789,6 +843,14 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
 
     /** kube-scheduler's NodeSchedulingPropertiesChange: what of a node may make a pod fit. */
     static boolean schedulingPropertiesChanged(Node before, Node after) {
+        return propertiesBesideAnnotationsChanged(before, after)
+                || !Objects.equals(
+                        before.getMetadata().getAnnotations(),
+                        after.getMetadata().getAnnotations());
+    }
+
+    /** {@link #schedulingPropertiesChanged} but for the annotations. */
+    static boolean propertiesBesideAnnotationsChanged(Node before, Node after) {
         return (Boolean.TRUE.equals(
                                 before.getSpec() == null
                                         ? null
@@ -798,9 +860,6 @@ public final class SimulatedScheduler implements AutoCloseable, SchedulingProgre
                 || !Objects.equals(status(before, "allocatable"), status(after, "allocatable"))
                 || !Objects.equals(
                         before.getMetadata().getLabels(), after.getMetadata().getLabels())
-                || !Objects.equals(
-                        before.getMetadata().getAnnotations(),
-                        after.getMetadata().getAnnotations())
                 || !Objects.equals(
                         before.getSpec() == null ? null : before.getSpec().getTaints(),
                         after.getSpec() == null ? null : after.getSpec().getTaints())

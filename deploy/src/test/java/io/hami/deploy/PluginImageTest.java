@@ -109,7 +109,7 @@ class PluginImageTest {
                     .redirectOutput(log.toFile())
                     .start();
             try {
-                await().atMost(Duration.ofSeconds(120))
+                await().atMost(Duration.ofMinutes(2))
                         .pollInterval(Duration.ofMillis(200))
                         .failFast("the plugin exited: " + log, () -> !plugin.isAlive())
                         .until(() -> kubelet.registrations().stream()

@@ -92,12 +92,7 @@ class SchedulerImageTest {
         Files.writeString(tls.resolve("cert"), issued.certificatePem());
         Files.writeString(tls.resolve("key"), issued.privateKeyPem());
         Path config = Files.createDirectories(dir.resolve("config"));
-        Files.writeString(
-                config.resolve("device-config.yaml"),
-                DeployFiles.find(DeployFiles.load("device-config.yaml"), "ConfigMap", "hami-device-config")
-                        .path("data")
-                        .path("device-config.yaml")
-                        .asString());
+        Files.writeString(config.resolve("device-config.yaml"), DeployFiles.deviceConfigYaml());
         Path kube = Files.createDirectories(dir.resolve("kube"));
         plane.writeKubeconfig(kube.resolve("kubeconfig"), plane.serviceAccountConfig(namespace, serviceAccount));
         Path tmp = Files.createDirectories(dir.resolve("tmp"));

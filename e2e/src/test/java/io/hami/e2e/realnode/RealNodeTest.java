@@ -141,12 +141,7 @@ class RealNodeTest {
         plane.writeKubeconfig(
                 kube.resolve("kubeconfig"), plane.serviceAccountConfig("hami-system", "hami-device-plugin"));
         Path config = Files.createDirectories(dir.resolve("config"));
-        Files.writeString(
-                config.resolve("device-config.yaml"),
-                DeployFiles.find(DeployFiles.load("device-config.yaml"), "ConfigMap", "hami-device-config")
-                        .path("data")
-                        .path("device-config.yaml")
-                        .asString());
+        Files.writeString(config.resolve("device-config.yaml"), DeployFiles.deviceConfigYaml());
         Path host = Files.createDirectories(dir.resolve("host"));
 
         t0 = System.nanoTime();

@@ -52,6 +52,6 @@ public final class Command {
     }
 
     public static Result run(List<String> command, String stdin) {
-        return Program.run(command, Map.of(), stdin, Duration.ofSeconds(120));
+        return Program.run(command, Map.of(), stdin, Duration.ofMinutes(2));
     }
 }

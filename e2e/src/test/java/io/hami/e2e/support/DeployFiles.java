@@ -95,6 +95,14 @@ public final class DeployFiles {
                 .orElseThrow(() -> new AssertionError("no " + kind + " " + name + " in deploy/kubernetes"));
     }
 
+    /** The device configuration file of ConfigMap {@code hami-device-config}, as the pods mount it. */
+    public static String deviceConfigYaml() {
+        return find(load("device-config.yaml"), "ConfigMap", "hami-device-config")
+                .path("data")
+                .path("device-config.yaml")
+                .asString();
+    }
+
     public static String name(JsonNode o) {
         return o.path("metadata").path("name").asString();
     }

@@ -21,7 +21,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The scheduler pod of {@code deploy/kubernetes/scheduler/deployment.yaml} on a real control plane: our
@@ -62,10 +61,8 @@ public final class DeployedScheduler implements AutoCloseable {
 
     /** The device configuration the Deployment mounts (ConfigMap hami-device-config). */
     public static DeviceConfig deviceConfig() {
-        ObjectNode map = DeployFiles.find(DeployFiles.load("device-config.yaml"), "ConfigMap", "hami-device-config");
         try {
-            return DeviceConfigLoader.parse(
-                            map.path("data").path("device-config.yaml").asString(), "hami-device-config")
+            return DeviceConfigLoader.parse(DeployFiles.deviceConfigYaml(), "hami-device-config")
                     .config();
         } catch (io.hami.protocol.config.DeviceConfigException e) {
             throw new AssertionError(e.getMessage(), e);

@@ -8,9 +8,11 @@
 
 #include "hami_shared_region.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,8 +135,42 @@ static int read_topology(const cJSON *root) {
     return 0;
 }
 
+/*
+ * MIG, from devices.json "migMode": "disabled" (the default) is a MIG-capable card (A100, H100, ...) running
+ * without MIG, "unsupported" a card without MIG (T4, V100, ...). The mock has no MIG-enabled mode: it has no
+ * GPU or compute instances, so every call about them answers what NVML documents for a card without MIG mode
+ * enabled.
+ */
+enum { MIG_DISABLED, MIG_UNSUPPORTED };
+/* The MIG structs' x86_64 layouts (NVML ABI): ten unsigned ints, then the 8-byte memory size at offset 40. */
+_Static_assert(sizeof(nvmlGpuInstanceProfileInfo_t) == 48, "nvmlGpuInstanceProfileInfo_t is 48 bytes");
+_Static_assert(offsetof(nvmlGpuInstanceProfileInfo_t, memorySizeMB) == 40, "memorySizeMB at offset 40");
+_Static_assert(sizeof(nvmlGpuInstancePlacement_t) == 8, "nvmlGpuInstancePlacement_t is 8 bytes");
+static int mig_mode[MOCK_MAX_DEVICES];
+
+static int read_mig(const cJSON *root) {
+    memset(mig_mode, 0, sizeof mig_mode);
+    int i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "devices")) {
+        if (i == mock_cfg.count) break;
+        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(item, "migMode");
+        if (mode != NULL) {
+            if (cJSON_IsString(mode) && strcmp(mode->valuestring, "disabled") == 0) mig_mode[i] = MIG_DISABLED;
+            else if (cJSON_IsString(mode) && strcmp(mode->valuestring, "unsupported") == 0) mig_mode[i] = MIG_UNSUPPORTED;
+            else return bad_topology(i, "migMode", "must be \"disabled\" or \"unsupported\" (the mock has no MIG-enabled mode)");
+        }
+        i++;
+    }
+    return 0;
+}
+
+static int read_nvml_extra(const cJSON *root) {
+    return read_topology(root) != 0 ? -1 : read_mig(root);
+}
+
 static const mock_defaults DEFAULTS = {
-    .pci_device_id = 0x20B010DE, .card_type = 0, .compute_units = 0, .read_extra = read_topology};
+    .pci_device_id = 0x20B010DE, .card_type = 0, .compute_units = 0, .read_extra = read_nvml_extra};
 static const unsigned long long SUPPORTED_EVENTS =
     nvmlEventTypeSingleBitEccError | nvmlEventTypeDoubleBitEccError | nvmlEventTypeXidCriticalError;
 
@@ -221,8 +257,10 @@ MOCK_EXPORT const char *nvmlErrorString(nvmlReturn_t result) {
     }
 }
 
+/* String calls: a NULL buffer is INVALID_ARGUMENT, a buffer too small for the string and its NUL INSUFFICIENT_SIZE. */
 MOCK_EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
     ENTER("nvmlSystemGetDriverVersion");
+    if (rc == NVML_SUCCESS && version == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
     if (rc == NVML_SUCCESS && mock_copy_string(version, length, mock_cfg.driver_version)) rc = NVML_ERROR_INSUFFICIENT_SIZE;
     LEAVE;
 }
@@ -249,6 +287,80 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlD
     LEAVE;
 }
 
+/*
+ * The device whose UUID is `uuid` (the NVIDIA plugin's register, health check and allocation paths look devices up
+ * this way). A UUID of no device, MIG UUIDs included (the mock has no MIG devices), is NOT_FOUND; a lost device
+ * GPU_IS_LOST, as NVML answers when the GPU it looks for has fallen off the bus.
+ */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *device) {
+    ENTER("nvmlDeviceGetHandleByUUID");
+    if (rc == NVML_SUCCESS && (uuid == NULL || device == NULL)) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS) {
+        rc = NVML_ERROR_NOT_FOUND;
+        for (int i = 0; i < mock_cfg.count; i++) {
+            if (mock_cfg.dev[i].uuid[0] == '\0' || strcmp(mock_cfg.dev[i].uuid, uuid) != 0) continue;
+            rc = mock_lost(i) ? NVML_ERROR_GPU_IS_LOST : NVML_SUCCESS;
+            if (rc == NVML_SUCCESS) *device = &devices[i];
+            break;
+        }
+    }
+    LEAVE;
+}
+
+/* Reads 1 to 8 hex digits at *p into *v (no sign, no 0x, no blanks, unlike sscanf's %x); 0, or -1 for none. */
+static int hex_field(const char **p, unsigned *v) {
+    int n = 0;
+    *v = 0;
+    for (; n < 8 && isxdigit((unsigned char) **p); n++, (*p)++) {
+        *v = *v * 16 + (unsigned) (isdigit((unsigned char) **p) ? **p - '0' : (tolower((unsigned char) **p) - 'a' + 10));
+    }
+    return n > 0 && !isxdigit((unsigned char) **p) ? 0 : -1;
+}
+
+/*
+ * Reads a PCI bus id in one of the forms NVML accepts (hex): domain:bus:device.function, domain:bus:device or
+ * bus:device.function (domain 0). 0 on success, -1 for anything else.
+ */
+static int parse_bus_id(const char *s, unsigned *domain, unsigned *bus, unsigned *dev, unsigned *function) {
+    unsigned a, b, c;
+    *domain = *function = 0;
+    if (hex_field(&s, &a) || *s++ != ':' || hex_field(&s, &b)) return -1;
+    if (*s == '.') { /* bus:device.function */
+        s++;
+        *bus = a;
+        *dev = b;
+        return hex_field(&s, function) || *s != '\0' ? -1 : 0;
+    }
+    if (*s++ != ':' || hex_field(&s, &c)) return -1;
+    *domain = a;
+    *bus = b;
+    *dev = c;
+    if (*s == '\0') return 0; /* domain:bus:device */
+    if (*s++ != '.') return -1;
+    return hex_field(&s, function) || *s != '\0' ? -1 : 0;
+}
+
+/* The device at the PCI address `pciBusId` (its devices.json pciBusId); a malformed id is INVALID_ARGUMENT. */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *pciBusId, nvmlDevice_t *device) {
+    ENTER("nvmlDeviceGetHandleByPciBusId_v2");
+    unsigned domain, bus, dev, function;
+    if (rc == NVML_SUCCESS && (pciBusId == NULL || device == NULL)) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS && parse_bus_id(pciBusId, &domain, &bus, &dev, &function) != 0) {
+        rc = NVML_ERROR_INVALID_ARGUMENT;
+    }
+    if (rc == NVML_SUCCESS) {
+        rc = NVML_ERROR_NOT_FOUND;
+        for (int i = 0; i < mock_cfg.count; i++) {
+            const mock_device *d = &mock_cfg.dev[i];
+            if (d->domain != domain || d->bus != bus || d->device != dev || d->function != function) continue;
+            rc = mock_lost(i) ? NVML_ERROR_GPU_IS_LOST : NVML_SUCCESS;
+            if (rc == NVML_SUCCESS) *device = &devices[i];
+            break;
+        }
+    }
+    LEAVE;
+}
+
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *index) {
     ENTER("nvmlDeviceGetIndex");
     int i = device_of(device, &rc);
@@ -260,14 +372,16 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *i
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length) {
     ENTER("nvmlDeviceGetUUID");
     int i = device_of(device, &rc);
-    if (i >= 0 && mock_copy_string(uuid, length, mock_cfg.dev[i].uuid)) rc = NVML_ERROR_INSUFFICIENT_SIZE;
+    if (i >= 0 && uuid == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS && mock_copy_string(uuid, length, mock_cfg.dev[i].uuid)) rc = NVML_ERROR_INSUFFICIENT_SIZE;
     LEAVE;
 }
 
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length) {
     ENTER("nvmlDeviceGetName");
     int i = device_of(device, &rc);
-    if (i >= 0 && mock_copy_string(name, length, mock_cfg.dev[i].name)) rc = NVML_ERROR_INSUFFICIENT_SIZE;
+    if (i >= 0 && name == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS && mock_copy_string(name, length, mock_cfg.dev[i].name)) rc = NVML_ERROR_INSUFFICIENT_SIZE;
     LEAVE;
 }
 
@@ -514,6 +628,112 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device,
         *major = mock_cfg.dev[i].cc_major;
         *minor = mock_cfg.dev[i].cc_minor;
     }
+    LEAVE;
+}
+
+/*
+ * MIG (see read_mig). A card without MIG answers NOT_SUPPORTED, as a T4 or V100 does; a MIG-capable card running
+ * without MIG answers DISABLED for both the current and the pending mode, as an A100 out of MIG mode does. go-nvlib
+ * reads this for IsMigCapable and IsMigEnabled, which the NVIDIA plugin asks of every GPU when it builds its device
+ * map.
+ */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *currentMode, unsigned int *pendingMode) {
+    ENTER("nvmlDeviceGetMigMode");
+    int i = device_of(device, &rc);
+    if (i >= 0 && (currentMode == NULL || pendingMode == NULL)) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS && mig_mode[i] == MIG_UNSUPPORTED) rc = NVML_ERROR_NOT_SUPPORTED;
+    if (rc == NVML_SUCCESS) *currentMode = *pendingMode = NVML_DEVICE_MIG_DISABLE;
+    LEAVE;
+}
+
+/* NVML documents zero "if MIG is not supported or enabled", which is every mock device. */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *count) {
+    ENTER("nvmlDeviceGetMaxMigDeviceCount");
+    int i = device_of(device, &rc);
+    if (i >= 0 && count == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS) *count = 0;
+    LEAVE;
+}
+
+/* No MIG device at any index: NOT_FOUND on a MIG-capable card, NOT_SUPPORTED on a card without MIG. */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned int index,
+                                                             nvmlDevice_t *migDevice) {
+    ENTER("nvmlDeviceGetMigDeviceHandleByIndex");
+    (void) index;
+    int i = device_of(device, &rc);
+    if (i >= 0 && migDevice == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS) rc = mig_mode[i] == MIG_UNSUPPORTED ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_NOT_FOUND;
+    LEAVE;
+}
+
+/* Every handle the mock gives out is a whole GPU's. */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t device, unsigned int *isMigDevice) {
+    ENTER("nvmlDeviceIsMigDeviceHandle");
+    int i = device_of(device, &rc);
+    if (i >= 0 && isMigDevice == NULL) rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (rc == NVML_SUCCESS) *isMigDevice = 0;
+    LEAVE;
+}
+
+/*
+ * The three queries of a MIG device handle, given a whole GPU's handle: INVALID_ARGUMENT (it is no MIG device
+ * handle) on a MIG-capable card, NOT_SUPPORTED on a card without MIG.
+ */
+static void not_a_mig_handle(int i, const void *out, nvmlReturn_t *rc) {
+    if (i >= 0 && out == NULL) *rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (*rc == NVML_SUCCESS) *rc = mig_mode[i] == MIG_UNSUPPORTED ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT;
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetDeviceHandleFromMigDeviceHandle(nvmlDevice_t migDevice, nvmlDevice_t *device) {
+    ENTER("nvmlDeviceGetDeviceHandleFromMigDeviceHandle");
+    not_a_mig_handle(device_of(migDevice, &rc), device, &rc);
+    LEAVE;
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t device, unsigned int *id) {
+    ENTER("nvmlDeviceGetGpuInstanceId");
+    not_a_mig_handle(device_of(device, &rc), id, &rc);
+    LEAVE;
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device, unsigned int *id) {
+    ENTER("nvmlDeviceGetComputeInstanceId");
+    not_a_mig_handle(device_of(device, &rc), id, &rc);
+    LEAVE;
+}
+
+/*
+ * GPU instance profiles and instances exist only in MIG mode: after checking the arguments (a profile id from
+ * NVML_GPU_INSTANCE_PROFILE_COUNT on is INVALID_ARGUMENT, which ends go-nvlib's enumeration), NOT_SUPPORTED, which
+ * NVML documents for a device without MIG mode enabled. The NVIDIA plugin asks for profiles in its "mig" operating
+ * mode and, through go-nvlib, for --mig-strategy=mixed, and skips devices that answer NOT_SUPPORTED.
+ */
+static void no_gpu_instances(int i, unsigned int profile, int outs_ok, nvmlReturn_t *rc) {
+    if (i >= 0 && (!outs_ok || profile >= NVML_GPU_INSTANCE_PROFILE_COUNT)) *rc = NVML_ERROR_INVALID_ARGUMENT;
+    if (*rc == NVML_SUCCESS) *rc = NVML_ERROR_NOT_SUPPORTED;
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceProfileInfo(nvmlDevice_t device, unsigned int profile,
+                                                             nvmlGpuInstanceProfileInfo_t *info) {
+    ENTER("nvmlDeviceGetGpuInstanceProfileInfo");
+    no_gpu_instances(device_of(device, &rc), profile, info != NULL, &rc);
+    LEAVE;
+}
+
+/* placements may be NULL (the caller asks for the count first); count may not. */
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuInstancePossiblePlacements_v2(nvmlDevice_t device, unsigned int profileId,
+                                                                      nvmlGpuInstancePlacement_t *placements,
+                                                                      unsigned int *count) {
+    ENTER("nvmlDeviceGetGpuInstancePossiblePlacements_v2");
+    (void) placements;
+    no_gpu_instances(device_of(device, &rc), profileId, count != NULL, &rc);
+    LEAVE;
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuInstances(nvmlDevice_t device, unsigned int profileId,
+                                                   nvmlGpuInstance_t *gpuInstances, unsigned int *count) {
+    ENTER("nvmlDeviceGetGpuInstances");
+    no_gpu_instances(device_of(device, &rc), profileId, gpuInstances != NULL && count != NULL, &rc);
     LEAVE;
 }
 

@@ -38,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
 class HelmChartTest {
     private static final Path KUBECTL = Path.of("/usr/bin/kubectl");
     private static final String NAMESPACE_KEY = "Namespace hami-system";
-    private static final Path CHART = Helm.chart(Manifests.MODULE.getParent());
+    static final Path CHART = Helm.chart(Manifests.MODULE.getParent());
 
     @BeforeAll
     static void helmIsBuilt() {
@@ -46,12 +46,12 @@ class HelmChartTest {
     }
 
     /** {@code helm ARGS...}, helm's own cache and configuration under target/ (out of the user's home). */
-    private static Program.Result helm(String... args) {
+    static Program.Result helm(String... args) {
         return Helm.run(Manifests.MODULE.resolve("target/helm-home"), null, args);
     }
 
     /** {@code helm template hami-java CHART --namespace hami-system ARGS...}: the release the docs install. */
-    private static Program.Result template(String... args) {
+    static Program.Result template(String... args) {
         var command = new ArrayList<>(List.of("template", "hami-java", CHART.toString(), "--namespace", "hami-system"));
         command.addAll(List.of(args));
         return helm(command.toArray(String[]::new));
@@ -63,7 +63,7 @@ class HelmChartTest {
     }
 
     /** Objects by {@code Kind namespace/name}. */
-    private static Map<String, ObjectNode> byName(List<ObjectNode> objects) {
+    static Map<String, ObjectNode> byName(List<ObjectNode> objects) {
         var out = new TreeMap<String, ObjectNode>();
         for (ObjectNode o : objects) {
             assertThat(out.put(Manifests.describe(o), o))
@@ -73,7 +73,7 @@ class HelmChartTest {
         return out;
     }
 
-    private static Map<String, ObjectNode> render(String... args) {
+    static Map<String, ObjectNode> render(String... args) {
         return byName(Manifests.parseAll(template(args).ok().stdout()));
     }
 
@@ -111,7 +111,35 @@ class HelmChartTest {
         }
     }
 
-    private static void assertSameObjects(Map<String, ObjectNode> expected, Map<String, ObjectNode> actual) {
+    /** The labels only Helm writes: the kustomize tree has every other label of the chart's objects. */
+    static final List<String> HELM_ONLY_LABELS = List.of("app.kubernetes.io/managed-by", "helm.sh/chart");
+
+    /**
+     * The chart's objects without {@link #HELM_ONLY_LABELS}, after checking that each has them (and that the kustomize
+     * tree's objects have neither): the one difference the comparison allows.
+     */
+    private static Map<String, ObjectNode> withoutHelmOnlyLabels(
+            Map<String, ObjectNode> kustomized, Map<String, ObjectNode> chart) {
+        kustomized.forEach(
+                (key, o) -> assertThat(o.path("metadata").path("labels").propertyNames())
+                        .as("kustomize's " + key)
+                        .doesNotContainAnyElementsOf(HELM_ONLY_LABELS));
+        var out = new TreeMap<String, ObjectNode>();
+        chart.forEach((key, o) -> {
+            ObjectNode copy = o.deepCopy();
+            ObjectNode labels = (ObjectNode) copy.path("metadata").path("labels");
+            assertThat(labels.path("app.kubernetes.io/managed-by").asString())
+                    .as(key)
+                    .isEqualTo("Helm");
+            assertThat(labels.path("helm.sh/chart").asString()).as(key).isEqualTo("hami-java-0.1.0");
+            HELM_ONLY_LABELS.forEach(labels::remove);
+            out.put(key, copy);
+        });
+        return out;
+    }
+
+    private static void assertSameObjects(Map<String, ObjectNode> expected, Map<String, ObjectNode> chart) {
+        Map<String, ObjectNode> actual = withoutHelmOnlyLabels(expected, chart);
         assertThat(actual.keySet()).as("objects (kustomize vs chart)").isEqualTo(expected.keySet());
         var report = new ArrayList<String>();
         expected.forEach((key, object) -> differences(object, actual.get(key)).forEach(d -> report.add(key + " " + d)));
@@ -238,14 +266,14 @@ class HelmChartTest {
                 .containsExactly("kube-system", "kube-public", "kube-node-lease", "hami-system", "team-x");
     }
 
-    private static List<JsonNode> containers(JsonNode podSpec) {
+    static List<JsonNode> containers(JsonNode podSpec) {
         var out = new ArrayList<JsonNode>();
         podSpec.path("initContainers").forEach(out::add);
         podSpec.path("containers").forEach(out::add);
         return out;
     }
 
-    private static List<String> args(Map<String, ObjectNode> rendered, String container) {
+    static List<String> args(Map<String, ObjectNode> rendered, String container) {
         JsonNode c = Manifests.container(rendered.get("Deployment hami-system/hami-scheduler"), container);
         var out = new ArrayList<String>();
         c.path("args").forEach(a -> out.add(a.asString()));
@@ -253,7 +281,7 @@ class HelmChartTest {
         return out;
     }
 
-    private static List<String> webhookExcludedNamespaces(Map<String, ObjectNode> rendered) {
+    static List<String> webhookExcludedNamespaces(Map<String, ObjectNode> rendered) {
         JsonNode expressions = rendered.get("MutatingWebhookConfiguration hami-scheduler")
                 .path("webhooks")
                 .get(0)
@@ -269,14 +297,14 @@ class HelmChartTest {
         throw new AssertionError("no kubernetes.io/metadata.name expression");
     }
 
-    private static JsonNode kubeSchedulerConfig(Map<String, ObjectNode> rendered) {
+    static JsonNode kubeSchedulerConfig(Map<String, ObjectNode> rendered) {
         return Manifests.YAML.readTree(rendered.get("ConfigMap hami-system/hami-kube-scheduler-config")
                 .path("data")
                 .path("config.yaml")
                 .asString());
     }
 
-    private static Set<String> managedResources(Map<String, ObjectNode> rendered) {
+    static Set<String> managedResources(Map<String, ObjectNode> rendered) {
         var out = new LinkedHashSet<String>();
         for (JsonNode r : kubeSchedulerConfig(rendered).path("extenders").get(0).path("managedResources")) {
             assertThat(r.path("ignoredByScheduler").asBoolean())
@@ -287,7 +315,7 @@ class HelmChartTest {
         return out;
     }
 
-    private static DeviceConfig deviceConfig(Map<String, ObjectNode> rendered) throws Exception {
+    static DeviceConfig deviceConfig(Map<String, ObjectNode> rendered) throws Exception {
         var loaded = DeviceConfigLoader.parse(
                 rendered.get("ConfigMap hami-system/hami-device-config")
                         .path("data")
@@ -299,14 +327,14 @@ class HelmChartTest {
     }
 
     /** The resource names the vendor backends read from this device config, as SchedulerManifestsTest collects. */
-    private static Set<String> backendResources(DeviceConfig config) {
+    static Set<String> backendResources(DeviceConfig config) {
         var out = new TreeSet<String>();
         DeviceBackends.load(config).all().forEach(b -> out.addAll(b.resources().all()));
         out.add(config.section(NvidiaConfig.SECTION).resources().resourcePriorityName());
         return out;
     }
 
-    private static Set<String> daemonSets(Map<String, ObjectNode> rendered) {
+    static Set<String> daemonSets(Map<String, ObjectNode> rendered) {
         return rendered.values().stream()
                 .filter(o -> o.path("kind").asString().equals("DaemonSet"))
                 .map(Manifests::name)
@@ -428,7 +456,7 @@ class HelmChartTest {
     }
 
     /** {@code Kind name/container} to image, init containers included. */
-    private static Map<String, String> images(Map<String, ObjectNode> rendered) {
+    static Map<String, String> images(Map<String, ObjectNode> rendered) {
         var out = new TreeMap<String, String>();
         for (ObjectNode o : rendered.values()) {
             JsonNode pod = o.path("spec").path("template").path("spec");
@@ -491,7 +519,7 @@ class HelmChartTest {
                 List.of("--set", "devices.dcu.enabled=false"),
                 "devices.dcu: unknown vendor; this chart names it devices.hygon",
                 List.of("--set", "devices.ascend.enabled=true"),
-                "devices.ascend: hami-java has no ascend support",
+                "devices.ascend.enabled=true: hami-java has no ascend support",
                 List.of("--set", "devices.nvidea.enabled=true"),
                 "devices.nvidea: unknown vendor (vendors: nvidia, cambricon, mthreads, hygon)",
                 List.of("--set", "scheduler.defaultSchedulerPolicy.nodeSchedulerPolicy=fast"),
@@ -527,7 +555,8 @@ class HelmChartTest {
     void theComparisonSeesAChangedField() {
         Map<String, ObjectNode> kustomized = kustomize();
         kustomized.remove(NAMESPACE_KEY);
-        Map<String, ObjectNode> changed = render("--set", "scheduler.service.httpPort=8443");
+        Map<String, ObjectNode> changed =
+                withoutHelmOnlyLabels(kustomized, render("--set", "scheduler.service.httpPort=8443"));
         var report = new ArrayList<String>();
         kustomized.forEach(
                 (key, object) -> differences(object, changed.get(key)).forEach(d -> report.add(key + " " + d)));

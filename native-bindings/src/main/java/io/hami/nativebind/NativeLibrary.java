@@ -1,15 +1,25 @@
 package io.hami.nativebind;
 
+import io.hami.nativebind.elf.ElfDamage;
+import io.hami.nativebind.elf.ElfReader;
+import io.hami.nativebind.elf.ElfVerdict;
+import io.hami.nativebind.elf.LibraryFiles;
+import io.hami.nativebind.elf.LibrarySearch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * One vendor library, opened by its SONAME (found the way the dynamic linker finds it: LD_LIBRARY_PATH,
  * ld.so.cache, system folders) or by an explicit path. Two paths to two copies of a library are two
  * independent libraries, each with its own state.
+ *
+ * <p>The file is checked before {@code dlopen} sees it ({@link ElfReader}): a truncated library makes the loader
+ * fault (SIGBUS) and kills the JVM, which no exception handler survives, and an empty or garbage file would only be
+ * "not found". Such a file is a {@link LibraryDamagedException} naming what is wrong and where.
  */
 public final class NativeLibrary {
 
@@ -25,8 +35,40 @@ public final class NativeLibrary {
 
     /** Opens {@code soname} as given, with no name mapping, e.g. {@code libnvidia-ml.so.1}. */
     public static NativeLibrary open(String vendor, String soname) {
+        return open(vendor, soname, List.of());
+    }
+
+    /**
+     * Opens {@code soname}, whose file must define {@code required} (the functions the binding calls first), e.g.
+     * {@code nvmlInit_v2}. The file the linker would pick is checked and then loaded by its path, so that the
+     * file checked is the file loaded; a name the search does not find goes to {@code dlopen} as it is.
+     */
+    public static NativeLibrary open(String vendor, String soname, List<String> required) {
+        ElfReader.Expected expected = ElfReader.Expected.forThisJvm(required);
+        Optional<Path> file = Optional.empty();
+        Optional<LibraryDamagedException> skipped = Optional.empty();
+        for (Path candidate : LibrarySearch.candidates(soname)) {
+            Optional<ElfVerdict> verdict = LibraryFiles.inspect(candidate, expected);
+            if (verdict.orElse(null) instanceof ElfVerdict.Damaged(ElfDamage damage)) {
+                LibraryDamagedException damaged = new LibraryDamagedException(vendor, soname, candidate, damage);
+                if (!damage.skippedBySearch()) {
+                    throw damaged;
+                }
+                // Another architecture's copy: the linker passes over it and keeps searching, so do we.
+                skipped = skipped.or(() -> Optional.of(damaged));
+            } else if (verdict.isPresent()) {
+                file = Optional.of(candidate);
+                break;
+            }
+        }
+        if (file.isEmpty() && skipped.isPresent()) {
+            throw skipped.get();
+        }
         try {
-            return new NativeLibrary(vendor, soname, SymbolLookup.libraryLookup(soname, Arena.ofAuto()));
+            SymbolLookup lookup = file.isPresent()
+                    ? SymbolLookup.libraryLookup(file.get(), Arena.ofAuto())
+                    : SymbolLookup.libraryLookup(soname, Arena.ofAuto());
+            return new NativeLibrary(vendor, soname, lookup);
         } catch (IllegalArgumentException e) {
             throw new LibraryNotFoundException(vendor, soname, e.getMessage());
         }
@@ -34,9 +76,20 @@ public final class NativeLibrary {
 
     /** Opens the library file at {@code path}. */
     public static NativeLibrary open(String vendor, Path path) {
-        String location = path.toAbsolutePath().toString();
+        return open(vendor, path, List.of());
+    }
+
+    /** Opens the library file at {@code path}, which must define {@code required}. */
+    public static NativeLibrary open(String vendor, Path path, List<String> required) {
+        Path absolute = path.toAbsolutePath();
+        String location = absolute.toString();
+        if (LibraryFiles.inspect(absolute, ElfReader.Expected.forThisJvm(required))
+                        .orElse(null)
+                instanceof ElfVerdict.Damaged(ElfDamage damage)) {
+            throw new LibraryDamagedException(vendor, location, absolute, damage);
+        }
         try {
-            return new NativeLibrary(vendor, location, SymbolLookup.libraryLookup(path, Arena.ofAuto()));
+            return new NativeLibrary(vendor, location, SymbolLookup.libraryLookup(absolute, Arena.ofAuto()));
         } catch (IllegalArgumentException e) {
             throw new LibraryNotFoundException(vendor, location, e.getMessage());
         }

@@ -1,8 +1,11 @@
 package io.hami.nativebind;
 
-/** The vendor library or one of its functions is not there: a node without the driver, or an older driver. */
+/**
+ * The vendor library or one of its functions is not there or not usable: a node without the driver, a damaged driver
+ * install, or an older driver.
+ */
 public abstract sealed class NativeLibraryException extends RuntimeException
-        permits LibraryNotFoundException, SymbolNotFoundException {
+        permits LibraryNotFoundException, LibraryDamagedException, SymbolNotFoundException {
 
     private final String vendor;
     private final String location;

@@ -31,6 +31,8 @@ public final class Cndev implements AutoCloseable {
 
     public static final String SONAME = "libcndev.so";
     static final String VENDOR = "CNDev";
+    /** What the wrapper calls first: a file without them is no usable library, checked before it is loaded. */
+    static final List<String> REQUIRED = List.of("cndevInit", "cndevGetErrorString");
 
     public static final int DEVICE_GOOD = cndev_h.CNDEV_HEALTH_STATE_DEVICE_GOOD();
     public static final int DRIVER_RUNNING = cndev_h.CNDEV_HEALTH_STATE_DRIVER_RUNNING();
@@ -45,11 +47,11 @@ public final class Cndev implements AutoCloseable {
 
     /** Loads {@value #SONAME} the way the dynamic linker finds it (the name the Cambricon plugin dlopens). */
     public static Cndev open() {
-        return init(NativeLibrary.open(VENDOR, SONAME));
+        return init(NativeLibrary.open(VENDOR, SONAME, REQUIRED));
     }
 
     public static Cndev open(Path library) {
-        return init(NativeLibrary.open(VENDOR, library));
+        return init(NativeLibrary.open(VENDOR, library, REQUIRED));
     }
 
     private static Cndev init(NativeLibrary library) {

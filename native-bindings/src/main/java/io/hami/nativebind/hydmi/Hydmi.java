@@ -22,6 +22,8 @@ public final class Hydmi {
 
     public static final String SONAME = "libhydmi.so.1";
     static final String VENDOR = "hydmi";
+    /** What the wrapper calls first: a file without them is no usable library, checked before it is loaded. */
+    static final List<String> REQUIRED = List.of("dmiGetDeviceCount", "dmiGetStatusString");
 
     private final hydmi_h dmi;
 
@@ -30,11 +32,11 @@ public final class Hydmi {
     }
 
     public static Hydmi open() {
-        return new Hydmi(new hydmi_h(NativeLibrary.open(VENDOR, SONAME)));
+        return new Hydmi(new hydmi_h(NativeLibrary.open(VENDOR, SONAME, REQUIRED)));
     }
 
     public static Hydmi open(Path library) {
-        return new Hydmi(new hydmi_h(NativeLibrary.open(VENDOR, library)));
+        return new Hydmi(new hydmi_h(NativeLibrary.open(VENDOR, library, REQUIRED)));
     }
 
     public int deviceCount() {

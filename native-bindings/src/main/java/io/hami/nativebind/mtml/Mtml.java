@@ -24,6 +24,8 @@ public final class Mtml implements AutoCloseable {
     public static final String SONAME = "libmtml.so.2";
     public static final String FALLBACK_SONAME = "libmtml.so";
     static final String VENDOR = "MTML";
+    /** What the wrapper calls first: a file without them is no usable library, checked before it is loaded. */
+    static final List<String> REQUIRED = List.of("mtmlLibraryInit", "mtmlErrorString", "mtmlLibraryShutDown");
 
     private final mtml_h mtml;
     private final MemorySegment library;
@@ -38,10 +40,10 @@ public final class Mtml implements AutoCloseable {
     public static Mtml open() {
         NativeLibrary library;
         try {
-            library = NativeLibrary.open(VENDOR, SONAME);
+            library = NativeLibrary.open(VENDOR, SONAME, REQUIRED);
         } catch (LibraryNotFoundException first) {
             try {
-                library = NativeLibrary.open(VENDOR, FALLBACK_SONAME);
+                library = NativeLibrary.open(VENDOR, FALLBACK_SONAME, REQUIRED);
             } catch (LibraryNotFoundException second) {
                 first.addSuppressed(second);
                 throw first;
@@ -51,7 +53,7 @@ public final class Mtml implements AutoCloseable {
     }
 
     public static Mtml open(Path library) {
-        return init(NativeLibrary.open(VENDOR, library));
+        return init(NativeLibrary.open(VENDOR, library, REQUIRED));
     }
 
     private static Mtml init(NativeLibrary library) {

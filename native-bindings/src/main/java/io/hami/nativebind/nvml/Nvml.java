@@ -26,6 +26,8 @@ public final class Nvml implements AutoCloseable {
 
     public static final String SONAME = "libnvidia-ml.so.1";
     static final String VENDOR = "NVML";
+    /** What the wrapper calls first: a file without them is no usable library, checked before it is loaded. */
+    static final List<String> REQUIRED = List.of("nvmlInit_v2", "nvmlErrorString", "nvmlShutdown");
 
     public static final long EVENT_SINGLE_BIT_ECC = nvml_h.nvmlEventTypeSingleBitEccError();
     public static final long EVENT_DOUBLE_BIT_ECC = nvml_h.nvmlEventTypeDoubleBitEccError();
@@ -47,12 +49,12 @@ public final class Nvml implements AutoCloseable {
 
     /** Loads {@value #SONAME} the way the dynamic linker finds it and initialises NVML. */
     public static Nvml open() {
-        return init(NativeLibrary.open(VENDOR, SONAME));
+        return init(NativeLibrary.open(VENDOR, SONAME, REQUIRED));
     }
 
     /** Loads the NVML library file at {@code library} (a driver's or a mock's) and initialises it. */
     public static Nvml open(Path library) {
-        return init(NativeLibrary.open(VENDOR, library));
+        return init(NativeLibrary.open(VENDOR, library, REQUIRED));
     }
 
     private static Nvml init(NativeLibrary library) {

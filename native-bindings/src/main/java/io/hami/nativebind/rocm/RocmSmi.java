@@ -20,6 +20,8 @@ public final class RocmSmi implements AutoCloseable {
 
     public static final String SONAME = "librocm_smi64.so.2";
     static final String VENDOR = "ROCm SMI";
+    /** What the wrapper calls first: a file without them is no usable library, checked before it is loaded. */
+    static final List<String> REQUIRED = List.of("rsmi_init", "rsmi_status_string", "rsmi_shut_down");
 
     public static final int EVENT_VMFAULT = rocm_smi_h.RSMI_EVT_NOTIF_VMFAULT();
     public static final int EVENT_THERMAL_THROTTLE = rocm_smi_h.RSMI_EVT_NOTIF_THERMAL_THROTTLE();
@@ -34,11 +36,11 @@ public final class RocmSmi implements AutoCloseable {
     }
 
     public static RocmSmi open() {
-        return init(NativeLibrary.open(VENDOR, SONAME));
+        return init(NativeLibrary.open(VENDOR, SONAME, REQUIRED));
     }
 
     public static RocmSmi open(Path library) {
-        return init(NativeLibrary.open(VENDOR, library));
+        return init(NativeLibrary.open(VENDOR, library, REQUIRED));
     }
 
     private static RocmSmi init(NativeLibrary library) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A vendor library that is missing or fails must stop the start with a clear error, never hang. */
+/** A vendor library that is missing, damaged or fails must stop the start with a clear error, never hang or crash. */
 @Timeout(30)
 class StartupFailureTest {
     @TempDir
@@ -59,6 +59,47 @@ class StartupFailureTest {
                     .hasMessageStartingWith(
                             "the cambricon plugin cannot use its vendor library: CNDev cndevInit failed with 2");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        }
+        assertThat(root.resolve("dp")).doesNotExist();
+    }
+
+    /**
+     * Issue 26: a library cut short used to make the loader fault (SIGBUS) and kill the plugin's JVM with a crash
+     * dump; it is now the same clear start failure as a missing library, before anything is served.
+     */
+    @Test
+    void aTruncatedLibraryIsAClearErrorNotACrash() throws Exception {
+        MockVendor mock = MockVendor.install(root.resolve("mock"), "nvidia");
+        Path library = mock.dir().resolve("libnvidia-ml.so.1");
+        byte[] whole = Files.readAllBytes(library);
+        Files.write(library, java.util.Arrays.copyOf(whole, 20 * 1024));
+        try (TestCluster cluster = new TestCluster()) {
+            assertThatThrownBy(() -> PluginApp.start(
+                            cluster.client(),
+                            PluginRun.settings("nvidia", "n1", root.resolve("dp"), mock, root),
+                            Clock.systemUTC()))
+                    .isInstanceOf(PluginStartException.class)
+                    .hasMessageMatching("the nvidia plugin cannot use its vendor library: NVML library "
+                            + java.util.regex.Pattern.quote(library.toString())
+                            + " is truncated: segment \\d+ ends at byte [\\d,]+ but the file has 20,480 bytes");
+        }
+        assertThat(root.resolve("dp")).doesNotExist();
+    }
+
+    /** The second library of a vendor is checked too; the first, already open, is closed again. */
+    @Test
+    void anEmptySecondLibraryIsAClearError() throws Exception {
+        MockVendor mock = MockVendor.install(root.resolve("mock"), "hygon");
+        Path hydmi = mock.dir().resolve("libhydmi.so.1");
+        Files.write(hydmi, new byte[0]);
+        try (TestCluster cluster = new TestCluster()) {
+            assertThatThrownBy(() -> PluginApp.start(
+                            cluster.client(),
+                            PluginRun.settings("hygon", "n1", root.resolve("dp"), mock, root),
+                            Clock.systemUTC()))
+                    .isInstanceOf(PluginStartException.class)
+                    .hasMessage("the hygon plugin cannot use its vendor library: hydmi library " + hydmi
+                            + " is empty (0 bytes)");
         }
         assertThat(root.resolve("dp")).doesNotExist();
     }

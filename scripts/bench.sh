@@ -8,11 +8,18 @@
 #   scripts/bench.sh native-bindings NvmlCallBenchmark -wi 2 -i 3 -f 1
 #   scripts/bench.sh backends/nvidia-node AllocateLatency 1000 200       (a plain main in the test classes)
 #   scripts/bench.sh plugin PluginStartup 5                              (starts cli/target/hami.jar: build it first)
+#   HAMI_UPSTREAM_SRC=/path/to/HAMi scripts/bench.sh upstream [nodes] [pods] [requests]
+#                                     (upstream HAMi's scheduler and ours side by side on one real API server;
+#                                      shorthand for: scripts/bench.sh e2e SideBySideBenchmark ...)
 #
 # JMH options go to org.openjdk.jmh.Main unchanged (-h lists them; a regexp selects benchmarks).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = upstream ]; then
+  shift
+  set -- e2e SideBySideBenchmark "$@"
+fi
 module=${1:-}
 if [ -z "$module" ] || [ ! -f "$root/$module/pom.xml" ]; then
   echo "usage: scripts/bench.sh <module path, e.g. backends/protocol> [JMH options]" >&2

@@ -22,6 +22,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *                     operator does for preemption (docs/operators.md#preemption); empty: as deployed
  * @param document     the {@code KubeSchedulerConfiguration} to start from, or null for deploy/'s (a Helm release's
  *                     ConfigMap, for instance)
+ * @param hostname     the host name kube-scheduler sees (its Lease identity is {@code <hostname>_<uuid>}, as a pod's
+ *                     is its pod name), set in a UTS namespace of its own; null: this machine's
  */
 public record KubeSchedulerConfig(
         String extenderUrl,
@@ -29,31 +31,41 @@ public record KubeSchedulerConfig(
         Config identity,
         boolean leaderElect,
         java.util.Set<String> visible,
-        String document) {
+        String document,
+        String hostname) {
     static final String DEPLOYED = "deploy/kube-scheduler-config.yaml";
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     /** The deployed configuration pointed at the extender on {@code extenderUrl}, signed by {@code caFile}. */
     public static KubeSchedulerConfig extender(String extenderUrl, Path caFile) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, null, false, java.util.Set.of(), null);
+        return new KubeSchedulerConfig(extenderUrl, caFile, null, false, java.util.Set.of(), null, null);
     }
 
     public KubeSchedulerConfig withIdentity(Config config) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, config, leaderElect, visible, document);
+        return new KubeSchedulerConfig(extenderUrl, caFile, config, leaderElect, visible, document, hostname);
     }
 
     public KubeSchedulerConfig withLeaderElection(boolean elect) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, identity, elect, visible, document);
+        return new KubeSchedulerConfig(extenderUrl, caFile, identity, elect, visible, document, hostname);
     }
 
     /** The same with these managed resources counted by kube-scheduler too ({@code ignoredByScheduler: false}). */
     public KubeSchedulerConfig withVisibleResources(String... names) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, identity, leaderElect, java.util.Set.of(names), document);
+        return new KubeSchedulerConfig(
+                extenderUrl, caFile, identity, leaderElect, java.util.Set.of(names), document, hostname);
     }
 
     /** The same changes made to {@code configuration} (a KubeSchedulerConfiguration document) instead of deploy/'s. */
     public KubeSchedulerConfig withDocument(String configuration) {
-        return new KubeSchedulerConfig(extenderUrl, caFile, identity, leaderElect, visible, configuration);
+        return new KubeSchedulerConfig(extenderUrl, caFile, identity, leaderElect, visible, configuration, hostname);
+    }
+
+    /**
+     * The same run under host name {@code name}, so that two kube-schedulers on this machine have Lease identities
+     * as two pods would ({@code --leader-follow} tells the replicas apart by it). Needs root (a UTS namespace).
+     */
+    public KubeSchedulerConfig withHostname(String name) {
+        return new KubeSchedulerConfig(extenderUrl, caFile, identity, leaderElect, visible, document, name);
     }
 
     /** The deployed {@code KubeSchedulerConfiguration} document, as text. */

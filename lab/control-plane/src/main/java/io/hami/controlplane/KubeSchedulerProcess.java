@@ -38,20 +38,25 @@ public final class KubeSchedulerProcess implements AutoCloseable {
         Path configFile = dir.resolve("config.yaml");
         KubeControlPlane.writeString(configFile, config.render(kubeconfig));
         int port = KubeControlPlane.freePort();
-        var process = ManagedProcess.start(
-                "kube-scheduler",
-                List.of(
-                        plane.binaries().kubeScheduler().toString(),
-                        "--config",
-                        configFile.toString(),
-                        "--bind-address",
-                        "127.0.0.1",
-                        "--secure-port",
-                        String.valueOf(port),
-                        "--cert-dir",
-                        dir.resolve("serving").toString(),
-                        "--v=2"),
-                plane.logDir().resolve("kube-scheduler-" + n + ".log"));
+        var command = new java.util.ArrayList<String>();
+        if (config.hostname() != null) {
+            // Its own UTS namespace: the host name in its Lease identity is this one, as a pod's is its name.
+            command.addAll(
+                    List.of("unshare", "--uts", "sh", "-c", "hostname \"$0\" && exec \"$@\"", config.hostname()));
+        }
+        command.addAll(List.of(
+                plane.binaries().kubeScheduler().toString(),
+                "--config",
+                configFile.toString(),
+                "--bind-address",
+                "127.0.0.1",
+                "--secure-port",
+                String.valueOf(port),
+                "--cert-dir",
+                dir.resolve("serving").toString(),
+                "--v=2"));
+        var process =
+                ManagedProcess.start("kube-scheduler", command, plane.logDir().resolve("kube-scheduler-" + n + ".log"));
         var scheduler = new KubeSchedulerProcess(process, configFile);
         try {
             scheduler.awaitHealthy(port);
@@ -72,6 +77,11 @@ public final class KubeSchedulerProcess implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** SIGKILL, as a node failure or an OOM kill ends it: no Lease released, no request finished. */
+    public void kill() {
+        process.kill();
     }
 
     private void awaitHealthy(int port) {

@@ -81,6 +81,16 @@ public final class ManagedProcess implements AutoCloseable {
         }
     }
 
+    /** SIGKILL at once (a crash, not a shutdown); {@link #close} afterwards only reaps it. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(15, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
         process.destroy();

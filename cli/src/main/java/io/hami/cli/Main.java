@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             io.hami.cli.monitor.MonitorCommand.class,
             io.hami.cli.inspect.InspectCommand.class,
             io.hami.cli.lab.LabCommand.class,
+            io.hami.cli.completion.CompletionCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
@@ -37,7 +38,12 @@ public final class Main implements Runnable {
 
     /** The configured command line; tests redirect its output with {@code setOut}/{@code setErr}. */
     public static CommandLine commandLine() {
-        return new CommandLine(new Main()).setExecutionExceptionHandler(Main::failed);
+        return commandLine(CommandLine.defaultFactory());
+    }
+
+    /** As {@link #commandLine()}, with the subcommands made by {@code factory} (tests: a command reading given stdin). */
+    public static CommandLine commandLine(CommandLine.IFactory factory) {
+        return new CommandLine(new Main(), factory).setExecutionExceptionHandler(Main::failed);
     }
 
     /**
@@ -47,7 +53,11 @@ public final class Main implements Runnable {
     private static int failed(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
         boolean invalidInput =
                 e instanceof IllegalArgumentException || e instanceof io.hami.protocol.config.DeviceConfigException;
-        cl.getErr().println(cl.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+        // fabric8's own text for a request that got no answer is "An error has occurred."; ApiErrors names the cause.
+        String message = e instanceof io.fabric8.kubernetes.client.KubernetesClientException k
+                ? io.hami.kube.client.ApiErrors.describe(k)
+                : e.getMessage();
+        cl.getErr().println(cl.getCommandSpec().qualifiedName() + ": " + message);
         if (!invalidInput
                 && !(e instanceof java.io.IOException)
                 && !(e instanceof io.fabric8.kubernetes.client.KubernetesClientException)) {

@@ -11,6 +11,7 @@ import io.hami.nativebind.hamicore.Control;
 import io.hami.nativebind.hamicore.RegionRead;
 import io.hami.nativebind.hamicore.SharedRegionFiles;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.testing.Patience;
 import io.hami.testing.prometheus.PromText;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -165,10 +166,11 @@ class MonitorServiceTest {
 
         service = MonitorService.start(settings(), client);
 
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Patience.seconds(30))
                 .until(() ->
                         !PromText.find(scrape(), "hami_vgpu_memory_used_bytes").isEmpty());
-        Thread.sleep(500); // several more scans: the bad file is still counted once
+        service.scanNow(); // two more scans: the bad file is still counted once
+        service.scanNow();
         List<PromText.Sample> samples = scrape();
 
         String[] highDevice = {"namespace", "ns", "pod", "high", "container", "main", "vdevice_index", "0"};
@@ -235,11 +237,11 @@ class MonitorServiceTest {
 
         service = MonitorService.start(settings(), client);
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Patience.seconds(30)).untilAsserted(() -> {
             assertThat(control(lowFile).recentKernel()).isEqualTo(-1);
             assertThat(control(lowFile).utilizationSwitch()).isEqualTo(1);
         });
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Patience.seconds(30)).untilAsserted(() -> {
             // it went idle; written again each time, since a scan that read it before may store its decrement after
             SharedRegionFiles.writeControl(highFile, 0, 0);
             assertThat(control(lowFile).recentKernel()).isZero();
@@ -266,8 +268,9 @@ class MonitorServiceTest {
 
         service = MonitorService.start(settings(), client);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(goneFolder) && !Files.exists(otherNode));
-        Thread.sleep(300);
+        await().atMost(Patience.seconds(30)).until(() -> !Files.exists(goneFolder) && !Files.exists(otherNode));
+        service.scanNow(); // two more scans after the removal: the live pod's and the recent folder stay
+        service.scanNow();
         assertThat(liveFolder).isDirectory();
         assertThat(recent).isDirectory();
     }

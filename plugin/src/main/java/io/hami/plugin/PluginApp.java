@@ -60,7 +60,7 @@ public final class PluginApp implements AutoCloseable {
     /** The plugin only reads and releases the node lock; the timeout matters to the scheduler, which takes it. */
     private static final Duration LOCK_TIMEOUT = Duration.ofMinutes(5);
     /** The source of the events the plugins write. */
-    private static final String EVENT_COMPONENT = "hami-device-plugin";
+    static final String EVENT_COMPONENT = "hami-device-plugin";
 
     /**
      * @param backend         the name of a vendor's {@link io.hami.plugin.spi.VendorPluginFactory} on the class path,
@@ -176,16 +176,7 @@ public final class PluginApp implements AutoCloseable {
         PrometheusRegistry registry = new PrometheusRegistry();
         PluginMetrics metrics = new PluginMetrics(registry, s.nodeName(), s.backend());
         // Bound first: a port in use fails the start before the vendor library is opened.
-        Optional<MetricsEndpoint> endpoint = Optional.empty();
-        if (metricsBind.isPresent()) {
-            try {
-                endpoint = Optional.of(MetricsEndpoint.start(metricsBind.get(), registry));
-            } catch (IOException e) {
-                throw new PluginStartException(
-                        "cannot serve metrics on " + metricsBind.get() + " (--metrics-bind-address): " + e.getMessage(),
-                        e);
-            }
-        }
+        Optional<MetricsEndpoint> endpoint = serve(metricsBind, registry);
         try {
             return start(client, s, clock, backends, metrics, endpoint);
         } catch (PluginStartException | RuntimeException e) {
@@ -194,7 +185,31 @@ public final class PluginApp implements AutoCloseable {
         }
     }
 
-    private static PluginApp start(
+    /**
+     * Opens the vendor library and starts on it; {@code endpoint} (when present) is closed with the app. Whether the
+     * library could be used is recorded in {@code metrics} either way.
+     */
+    static PluginApp start(
+            KubernetesClient client,
+            Settings s,
+            Clock clock,
+            DeviceBackends backends,
+            PluginMetrics metrics,
+            Optional<MetricsEndpoint> endpoint)
+            throws PluginStartException {
+        try {
+            PluginApp app = open(client, s, clock, backends, metrics, endpoint);
+            metrics.libraryUsable(true);
+            return app;
+        } catch (PluginStartException e) {
+            if (e.vendorLibrary()) {
+                metrics.libraryUsable(false);
+            }
+            throw e;
+        }
+    }
+
+    private static PluginApp open(
             KubernetesClient client,
             Settings s,
             Clock clock,
@@ -324,6 +339,20 @@ public final class PluginApp implements AutoCloseable {
         }
     }
 
+    /** {@code registry} served at {@code metricsBind}, when present; a port in use is a start failure naming the flag. */
+    static Optional<MetricsEndpoint> serve(Optional<InetSocketAddress> metricsBind, PrometheusRegistry registry)
+            throws PluginStartException {
+        if (metricsBind.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(MetricsEndpoint.start(metricsBind.get(), registry));
+        } catch (IOException e) {
+            throw new PluginStartException(
+                    "cannot serve metrics on " + metricsBind.get() + " (--metrics-bind-address): " + e.getMessage(), e);
+        }
+    }
+
     /** The resource the cards are counted in (the one that consumes the scheduler's entries), for the health gauge. */
     private static String countResource(List<KubeletResource> resources) {
         return resources.stream()
@@ -333,7 +362,7 @@ public final class PluginApp implements AutoCloseable {
                 .name();
     }
 
-    private static String hostPort(InetSocketAddress a) {
+    static String hostPort(InetSocketAddress a) {
         return a.getHostString() + ":" + a.getPort();
     }
 

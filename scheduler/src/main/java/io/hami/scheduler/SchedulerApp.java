@@ -20,6 +20,7 @@ import io.hami.scheduler.gang.GangLockWait;
 import io.hami.scheduler.gang.GangWaits;
 import io.hami.scheduler.gang.NodeLockQueue;
 import io.hami.scheduler.handshake.HandshakeLoop;
+import io.hami.scheduler.http.RequestLimits;
 import io.hami.scheduler.http.SchedulerHttpServer;
 import io.hami.scheduler.leader.LeaderMode;
 import io.hami.scheduler.leader.Leadership;
@@ -64,8 +65,15 @@ public final class SchedulerApp implements AutoCloseable {
          * @param bind     where the extender and webhook listen
          * @param certFile TLS certificate (PEM), or null for plain HTTP
          * @param keyFile  TLS key (PEM), or null
+         * @param limits   how long and how much of a request the extender and metrics servers read
+         *                 ({@code --http-header-timeout}, {@code --http-body-timeout})
          */
-        public record Http(InetSocketAddress bind, Path certFile, Path keyFile) {
+        public record Http(InetSocketAddress bind, Path certFile, Path keyFile, RequestLimits limits) {
+            /** With the default request limits. */
+            public Http(InetSocketAddress bind, Path certFile, Path keyFile) {
+                this(bind, certFile, keyFile, RequestLimits.DEFAULTS);
+            }
+
             /** Plain HTTP. */
             public Http(InetSocketAddress bind) {
                 this(bind, null, null);
@@ -314,10 +322,15 @@ public final class SchedulerApp implements AutoCloseable {
                 new Preemption(index, quotas, backends, policy, leadership, watch::pods, watch::node, registry)
                         ::preempt);
         http = SchedulerHttpServer.start(
-                s.http().bind(), s.http().certFile(), s.http().keyFile(), routes);
+                s.http().bind(),
+                s.http().certFile(),
+                s.http().keyFile(),
+                routes,
+                s.http().limits());
         metricsServer = s.metrics().bind() == null
                 ? null
-                : MetricsServer.start(s.metrics().bind(), metrics.exposition());
+                : MetricsServer.start(
+                        s.metrics().bind(), metrics.exposition(), s.http().limits());
     }
 
     /** A node left the cluster: its series and what the handshake remembers of it go. */

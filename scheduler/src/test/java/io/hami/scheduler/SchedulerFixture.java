@@ -15,6 +15,7 @@ import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -128,8 +129,7 @@ public final class SchedulerFixture implements AutoCloseable {
     }
 
     public void awaitNodes(String... names) {
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> app.index().nodeNames().containsAll(List.of(names)));
+        await().atMost(Patience.seconds(30)).until(() -> app.index().nodeNames().containsAll(List.of(names)));
     }
 
     public static Container container(String name, String... resources) {

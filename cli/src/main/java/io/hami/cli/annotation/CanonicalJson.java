@@ -13,7 +13,6 @@ import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.device.PodDevices;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -23,7 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The canonical JSON of each annotation kind, the form operators read and write: every field present, in
- * a fixed order, times as text in the annotation's own format.
+ * a fixed order, times as text in the annotation's own format. Encoding is strict: an unknown or a missing field is an
+ * error naming it (a missing number is not taken as 0), and JSON that does not parse is reported by line and column
+ * in plain words, not in the parser's.
  */
 final class CanonicalJson {
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -106,14 +107,14 @@ final class CanonicalJson {
         try {
             root = JSON.readTree(json);
         } catch (JacksonException e) {
-            throw new InvalidJsonException("not valid JSON: " + e.getOriginalMessage());
+            throw new InvalidJsonException(JsonSyntax.describe(e));
         }
         try {
             return switch (kind) {
                 case AnnotationKind.NodeRegister r -> r.codec().encode(registerDevices(root));
                 case AnnotationKind.PodDevicesKey p -> PodDevicesCodec.encode(podDevices(root));
                 case AnnotationKind.HandshakeKey h -> {
-                    var o = object(root, "handshake", Set.of("state", "time"));
+                    var o = object(root, "handshake", List.of("state", "time"));
                     String state = text(o, "state", "handshake");
                     if (!state.equals("Requesting") && !state.equals("Reported")) {
                         throw new InvalidJsonException(
@@ -123,7 +124,7 @@ final class CanonicalJson {
                     yield HandshakeCodec.encode(HandshakeCodec.decode(state + "_" + text(o, "time", "handshake")));
                 }
                 case AnnotationKind.NodeLockKey l -> {
-                    var o = object(root, "lock", Set.of("time", "namespace", "name"));
+                    var o = object(root, "lock", List.of("time", "namespace", "name"));
                     String ns = text(o, "namespace", "lock");
                     String name = text(o, "name", "lock");
                     if (ns.isEmpty() != name.isEmpty()) {
@@ -135,10 +136,18 @@ final class CanonicalJson {
                 }
                 case AnnotationKind.VendorNodeKey v -> v.codec().fromJson(json);
                 case AnnotationKind.UnixTimeKey t -> {
-                    var o = object(root, "time", Set.of("unix", "time"));
+                    var o = object(root, "time", List.of("unix", "time"));
                     JsonNode unix = o.get("unix");
-                    if (unix == null || !unix.isIntegralNumber() || !unix.canConvertToLong()) {
-                        throw new InvalidJsonException("time needs \"unix\": whole seconds as a number");
+                    if (!unix.isIntegralNumber() || !unix.canConvertToLong()) {
+                        throw new InvalidJsonException("time: unix must be whole seconds as a number, got " + unix);
+                    }
+                    // Both fields say the same instant; one edited without the other is a mistake, not a choice.
+                    String time = text(o, "time", "time");
+                    String expected = UnixTimeCodec.decode(Long.toString(unix.longValue()))
+                            .toString();
+                    if (!time.equals(expected)) {
+                        throw new InvalidJsonException("time: \"time\" is \"" + time + "\" but unix " + unix.longValue()
+                                + " is " + expected + "; give both for the same instant");
                     }
                     yield Long.toString(unix.longValue());
                 }
@@ -158,13 +167,13 @@ final class CanonicalJson {
             var o = object(
                     root.get(i),
                     where,
-                    Set.of("id", "index", "count", "devmem", "devcore", "type", "numa", "mode", "health"));
+                    List.of("id", "index", "count", "devmem", "devcore", "type", "numa", "mode", "health"));
             int index = int32(o, "index", where);
             if (index < 0) {
                 throw new InvalidJsonException(where + ": index must not be negative");
             }
             JsonNode health = o.get("health");
-            if (health != null && !health.isBoolean()) {
+            if (!health.isBoolean()) {
                 throw new InvalidJsonException(where + ": health must be true or false");
             }
             devices.add(new DeviceInfo(
@@ -176,7 +185,7 @@ final class CanonicalJson {
                     text(o, "type", where),
                     int32(o, "numa", where),
                     text(o, "mode", where),
-                    health != null && health.booleanValue()));
+                    health.booleanValue()));
         }
         return devices;
     }
@@ -194,7 +203,7 @@ final class CanonicalJson {
             var devices = new ArrayList<ContainerDevice>();
             for (int d = 0; d < container.size(); d++) {
                 String where = "container " + c + " device " + d;
-                var o = object(container.get(d), where, Set.of("uuid", "type", "usedmem", "usedcores"));
+                var o = object(container.get(d), where, List.of("uuid", "type", "usedmem", "usedcores"));
                 devices.add(new ContainerDevice(
                         text(o, "uuid", where),
                         text(o, "type", where),
@@ -206,36 +215,39 @@ final class CanonicalJson {
         return new PodDevices(containers);
     }
 
-    private static ObjectNode object(JsonNode node, String where, Set<String> allowed) throws InvalidJsonException {
+    /** {@code node} as an object with exactly the fields {@code fields}: none unknown, none missing. */
+    private static ObjectNode object(JsonNode node, String where, List<String> fields) throws InvalidJsonException {
         if (node == null || !node.isObject()) {
             throw new InvalidJsonException(where + " must be a JSON object");
         }
         for (String name : node.propertyNames()) {
-            if (!allowed.contains(name)) {
-                throw new InvalidJsonException(where + ": unknown key \"" + name + "\" (known: "
-                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
+            if (!fields.contains(name)) {
+                throw new InvalidJsonException(
+                        where + ": unknown field \"" + name + "\" (known: " + String.join(", ", fields) + ")");
             }
+        }
+        List<String> missing = fields.stream()
+                .filter(f -> !node.has(f))
+                .map(f -> "\"" + f + "\"")
+                .toList();
+        if (!missing.isEmpty()) {
+            throw new InvalidJsonException(where + ": missing " + String.join(", ", missing)
+                    + " (every field of the canonical form must be given)");
         }
         return (ObjectNode) node;
     }
 
-    /** A string member; absent means empty, as in the canonical form's zero value. */
+    /** A string member (present: {@link #object} checked). */
     private static String text(ObjectNode o, String key, String where) throws InvalidJsonException {
         JsonNode v = o.get(key);
-        if (v == null) {
-            return "";
-        }
         if (!v.isString()) {
-            throw new InvalidJsonException(where + ": " + key + " must be a string");
+            throw new InvalidJsonException(where + ": " + key + " must be a string, got " + v);
         }
         return v.stringValue();
     }
 
     private static int int32(ObjectNode o, String key, String where) throws InvalidJsonException {
         JsonNode v = o.get(key);
-        if (v == null) {
-            return 0;
-        }
         if (!v.isIntegralNumber() || !v.canConvertToInt()) {
             throw new InvalidJsonException(where + ": " + key + " must be a 32-bit integer, got " + v);
         }

@@ -22,6 +22,9 @@ import picocli.CommandLine.Option;
                 + " priority feedback, remove the folders of gone pods and serve per-container and host GPU metrics.")
 public final class MonitorCommand implements Callable<Integer> {
 
+    @picocli.CommandLine.Mixin
+    io.hami.cli.logging.LogFormatOption logFormat;
+
     @Option(
             names = "--node-name",
             paramLabel = "NAME",

@@ -2,16 +2,20 @@ package io.hami.cli.plugin;
 
 import io.hami.cli.lifecycle.UntilStopped;
 import io.hami.cli.options.DeviceConfigOption;
+import io.hami.cli.options.GoDurationConverter;
 import io.hami.cli.options.HostPortConverter;
 import io.hami.plugin.PluginApp;
+import io.hami.plugin.PluginProcess;
 import io.hami.plugin.PluginStartException;
 import io.hami.plugin.config.HostPaths;
+import io.hami.plugin.config.LibraryRetry;
 import io.hami.plugin.config.NodeConfigFile;
 import io.hami.plugin.config.Sharing;
 import io.hami.plugin.config.Timings;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -78,6 +82,9 @@ public final class PluginCommand implements Callable<Integer> {
     @Mixin
     DeviceConfigOption deviceConfig;
 
+    @Mixin
+    io.hami.cli.logging.LogFormatOption logFormat;
+
     @Option(
             names = "--device-split-count",
             paramLabel = "N",
@@ -123,6 +130,40 @@ public final class PluginCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     String metricsBindAddress;
 
+    @Option(
+            names = "--library-retry",
+            paramLabel = "DURATION",
+            defaultValue = "10s",
+            converter = GoDurationConverter.class,
+            description = "While the vendor library cannot be used (missing, damaged, its init fails) the plugin stays"
+                    + " up, registers no device and tries again: first after this wait, doubling each time."
+                    + " Default: ${DEFAULT-VALUE}.")
+    Duration libraryRetry;
+
+    @Option(
+            names = "--library-retry-max",
+            paramLabel = "DURATION",
+            defaultValue = "5m",
+            converter = GoDurationConverter.class,
+            description = "The longest wait between two tries of the vendor library. Default: ${DEFAULT-VALUE}.")
+    Duration libraryRetryMax;
+
+    @Option(
+            names = "--exit-on-library-error",
+            description = "Exit 1 when the vendor library cannot be used at start, leaving the retry to the"
+                    + " DaemonSet's restart back-off (CrashLoopBackOff), as before. Default: off (stay up and retry).")
+    boolean exitOnLibraryError;
+
+    /** The retry rule of the flags; a bad pair is a usage error. */
+    LibraryRetry libraryRetry() {
+        try {
+            return new LibraryRetry(libraryRetry, libraryRetryMax, LibraryRetry.DEFAULTS.eventRepeat());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "Invalid value for option '--library-retry': " + e.getMessage());
+        }
+    }
+
     /** Empty for {@code ""} or {@code 0} (off, as the Go components take it), else the address to bind. */
     static Optional<InetSocketAddress> metricsBind(String value) {
         String v = value.strip();
@@ -165,15 +206,20 @@ public final class PluginCommand implements Callable<Integer> {
                 hostRoot == null ? HostPaths.DEFAULTS : HostPaths.under(hostRoot),
                 Timings.DEFAULTS,
                 topologyScore);
-        PluginApp app;
+        LibraryRetry retry = libraryRetry();
+        AutoCloseable running;
         try {
-            app = PluginApp.start(settings, metricsBind);
+            if (exitOnLibraryError) {
+                running = PluginApp.start(settings, metricsBind);
+            } else {
+                running = PluginProcess.start(settings, metricsBind, retry);
+            }
         } catch (PluginStartException e) {
             spec.commandLine().getErr().println("hami plugin: " + e.getMessage());
             return 1;
         }
-        LOG.info("hami plugin {} serving node {} from {}", backend, node, devicePluginDir);
-        UntilStopped.await(app);
+        LOG.info("hami plugin {} on node {}, device plugin folder {}", backend, node, devicePluginDir);
+        UntilStopped.await(running);
         return 0;
     }
 }

@@ -12,6 +12,7 @@ import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.cluster.NodeSelector;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.gang.GangLockWait;
+import io.hami.scheduler.http.RequestLimits;
 import io.hami.scheduler.leader.ElectionIdentity;
 import io.hami.scheduler.leader.LeaderMode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -62,6 +63,22 @@ public final class SchedulerCommand implements Callable<Integer> {
             paramLabel = "PEM",
             description = "TLS private key (PKCS#8, RSA or EC). Re-read when it changes.")
     Path keyFile;
+
+    @Option(
+            names = "--http-header-timeout",
+            defaultValue = "10s",
+            converter = GoDurationConverter.class,
+            description = "Time from a request's first byte (TLS handshake included) to the end of its headers; past it"
+                    + " the connection is closed. Also for the metrics endpoint. Default: ${DEFAULT-VALUE}.")
+    Duration httpHeaderTimeout;
+
+    @Option(
+            names = "--http-body-timeout",
+            defaultValue = "10s",
+            converter = GoDurationConverter.class,
+            description = "Time from the end of a request's headers to the last byte of its body; past it the"
+                    + " connection is closed. Also for the metrics endpoint. Default: ${DEFAULT-VALUE}.")
+    Duration httpBodyTimeout;
 
     @Option(
             names = "--scheduler-name",
@@ -163,6 +180,9 @@ public final class SchedulerCommand implements Callable<Integer> {
 
     @Mixin
     DeviceConfigOption deviceConfig;
+
+    @Mixin
+    io.hami.cli.logging.LogFormatOption logFormat;
 
     @Option(
             names = "--leader-elect",
@@ -291,7 +311,7 @@ public final class SchedulerCommand implements Callable<Integer> {
                     : new LeaderMode.Always();
         }
         var settings = new SchedulerApp.Settings(
-                new Settings.Http(httpBind, certFile, keyFile),
+                new Settings.Http(httpBind, certFile, keyFile, new RequestLimits(httpHeaderTimeout, httpBodyTimeout)),
                 new Settings.Scheduling(schedulerName, policy, lockTimeout, config, nodeSelector(), gangWait),
                 new Settings.Replica(leader, Duration.ofSeconds(15), requeueOnRelease),
                 new Settings.Metrics(metricsBind, Main.version(), containerMetrics));

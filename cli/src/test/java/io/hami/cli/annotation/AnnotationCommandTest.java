@@ -3,11 +3,15 @@ package io.hami.cli.annotation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hami.cli.Main;
+import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
 
 class AnnotationCommandTest {
 
@@ -15,9 +19,22 @@ class AnnotationCommandTest {
     record Result(int code, String out, String err) {}
 
     static Result hami(String... args) {
+        return hamiWithStdin("", args);
+    }
+
+    /** A run whose stdin holds {@code stdin}. */
+    static Result hamiWithStdin(String stdin, String... args) {
         var out = new StringWriter();
         var err = new StringWriter();
-        var cl = Main.commandLine();
+        var in = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+        var cl = Main.commandLine(new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                return type == AnnotationCommand.class
+                        ? type.cast(new AnnotationCommand(in))
+                        : CommandLine.defaultFactory().create(type);
+            }
+        });
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
@@ -160,14 +177,15 @@ class AnnotationCommandTest {
                 "--json",
                 "[[{\"uuid\":\"a\",\"typ\":\"NVIDIA\"}]]");
         assertThat(unknown.code()).isEqualTo(2);
-        assertThat(unknown.err()).contains("container 0 device 0: unknown key \"typ\"");
+        assertThat(unknown.err()).contains("container 0 device 0: unknown field \"typ\"");
         var wrongType = hami(
                 "annotation",
                 "encode",
                 "--key",
                 "hami.io/node-nvidia-register",
                 "--json",
-                "[{\"id\":\"a\",\"devmem\":\"1\"}]");
+                "[{\"id\":\"a\",\"index\":0,\"count\":1,\"devmem\":\"1\",\"devcore\":100,\"type\":\"T\",\"numa\":0,"
+                        + "\"mode\":\"hami-core\",\"health\":true}]");
         assertThat(wrongType.code()).isEqualTo(2);
         assertThat(wrongType.err()).contains("device 0: devmem must be a 32-bit integer");
         var badState = hami(
@@ -203,8 +221,100 @@ class AnnotationCommandTest {
         var r = hami("--help");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("annotation").contains("help");
-        var missing = hami("annotation", "decode", "--key", "hami.io/mutex.lock");
+        var missing = hami("annotation", "decode", "--value", "x");
         assertThat(missing.code()).isEqualTo(2);
-        assertThat(missing.err()).contains("Missing required option: '--value=VALUE'");
+        assertThat(missing.err()).contains("Missing required option: '--key=KEY'");
+    }
+
+    static final String LOCK = "2026-08-01T06:00:00Z,kube-system,pod-a";
+    static final String LOCK_JSON =
+            "{\"time\":\"2026-08-01T06:00:00Z\",\"namespace\":\"kube-system\",\"name\":\"pod-a\"}";
+
+    @Test
+    void bothDirectionsTakeTheInputAsArgumentOptionOrStdin() {
+        String key = "hami.io/mutex.lock";
+        for (Result r : List.of(
+                hami("annotation", "decode", "--key", key, LOCK),
+                hami("annotation", "decode", "--key", key, "--value", LOCK),
+                hamiWithStdin(LOCK + "\n", "annotation", "decode", "--key", key, "-"),
+                hamiWithStdin(LOCK + "\n", "annotation", "decode", "--key", key))) {
+            assertThat(r.err()).isEmpty();
+            assertThat(r.out().trim()).isEqualTo(LOCK_JSON);
+        }
+        for (Result r : List.of(
+                hami("annotation", "encode", "--key", key, LOCK_JSON),
+                hami("annotation", "encode", "--key", key, "--json", LOCK_JSON),
+                hamiWithStdin(LOCK_JSON + "\n", "annotation", "encode", "--key", key, "-"),
+                hamiWithStdin(LOCK_JSON, "annotation", "encode", "--key", key))) {
+            assertThat(r.err()).isEmpty();
+            assertThat(r.out().trim()).isEqualTo(LOCK);
+        }
+        var twice = hami("annotation", "encode", "--key", key, "--json", LOCK_JSON, LOCK_JSON);
+        assertThat(twice.code()).isEqualTo(2);
+        assertThat(twice.err())
+                .isEqualTo("hami annotation: give the input once: as the argument or as --json, not both"
+                        + System.lineSeparator());
+    }
+
+    @Test
+    void encodeNamesEveryMissingFieldInsteadOfWritingZero() {
+        var r = hami(
+                "annotation",
+                "encode",
+                "--key",
+                "hami.io/node-nvidia-register",
+                "[{\"id\":\"GPU-0\",\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"mode\":\"hami-core\",\"health\":true}]");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err())
+                .isEqualTo(
+                        "hami annotation: hami.io/node-nvidia-register: device 0: missing \"index\", \"numa\" (every "
+                                + "field of the canonical form must be given)" + System.lineSeparator());
+        var time = hami("annotation", "encode", "--key", "hami.io/bind-time", "{\"unix\":1}");
+        assertThat(time.err()).contains("time: missing \"time\"");
+    }
+
+    @Test
+    void badJsonIsReportedByLineAndColumnInPlainWords() {
+        String key = "hami.io/mutex.lock";
+        assertThat(hami("annotation", "encode", "--key", key, "{\"time\": x}").err())
+                .isEqualTo(
+                        "hami annotation: hami.io/mutex.lock: not valid JSON at line 1, column 10: unknown word \"x\" "
+                                + "(strings need double quotes; the only bare words are true, false and null)"
+                                + System.lineSeparator());
+        assertThat(hami("annotation", "encode", "--key", key, "{\"time\": \"a\",\n \"name\": \"b\"")
+                        .err())
+                .contains("not valid JSON at line 2")
+                .contains("the text ends before the JSON value does");
+        assertThat(hami("annotation", "encode", "--key", key, "{'time': 1}").err())
+                .contains("at line 1, column 2: a single quote; JSON strings need double quotes");
+        assertThat(hami("annotation", "encode", "--key", key, LOCK_JSON + " {}").err())
+                .contains("more text after the JSON value");
+        for (String bad : List.of("{\"time\": x}", "{\"time\": \"a\"", "{'time': 1}", "[}", "{\"a\" 1}", "nul")) {
+            assertThat(hami("annotation", "encode", "--key", key, bad).err())
+                    .as(bad)
+                    .doesNotContain("code ")
+                    .doesNotContain("JSON String, Number")
+                    .doesNotContain("tools.jackson")
+                    .doesNotContain("Source:")
+                    .hasLineCount(1);
+        }
+    }
+
+    @Test
+    void theCiSmokeInvocationsStillWork() {
+        // .ci/run: a valid lock decodes, an invalid allocation fails.
+        assertThat(hami("annotation", "decode", "--key", "hami.io/mutex.lock", "--value", LOCK)
+                        .code())
+                .isZero();
+        assertThat(hami(
+                                "annotation",
+                                "decode",
+                                "--key",
+                                "hami.io/vgpu-devices-allocated",
+                                "--value",
+                                "GPU-1,NVIDIA,12x,0:;")
+                        .code())
+                .isEqualTo(2);
     }
 }

@@ -50,6 +50,29 @@ class PluginCommandTest {
     }
 
     @Test
+    void theLibraryRetryDefaultsToTenSecondsDoublingToFiveMinutesAndABadPairIsAUsageError() {
+        var plain = new PluginCommand();
+        new CommandLine(plain).parseArgs("--backend=nvidia");
+        assertThat(plain.exitOnLibraryError).isFalse();
+        assertThat(plain.libraryRetry()).isEqualTo(io.hami.plugin.config.LibraryRetry.DEFAULTS);
+        assertThat(io.hami.plugin.config.LibraryRetry.DEFAULTS.first()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(io.hami.plugin.config.LibraryRetry.DEFAULTS.max()).isEqualTo(java.time.Duration.ofMinutes(5));
+
+        var err = new StringWriter();
+        var cl = Main.commandLine();
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(
+                "plugin", "--backend=nvidia", "--node-name=n1", "--library-retry=1m", "--library-retry-max=30s");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("Invalid value for option '--library-retry': the longest library retry wait PT30S is under"
+                        + " the first PT1M")
+                .doesNotContain("at io.hami");
+    }
+
+    @Test
     void theHelpNamesTheFlagAndItsDefault() {
         var out = new StringWriter();
         var cl = Main.commandLine();
@@ -58,6 +81,11 @@ class PluginCommandTest {
         // picocli wraps the text at any space
         assertThat(out.toString().replaceAll("\\s+", ""))
                 .contains("--metrics-bind-address=ADDRESS")
-                .contains("\"\"or0turnsitoff.Default::9396.");
+                .contains("\"\"or0turnsitoff.Default::9396.")
+                .contains("--library-retry=DURATION")
+                .contains("Default:10s.")
+                .contains("--library-retry-max=DURATION")
+                .contains("Default:5m.")
+                .contains("--exit-on-library-error");
     }
 }

@@ -19,12 +19,12 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.NodeLockCodec;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.leader.LeaderMode;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,7 +85,7 @@ class IndependentClientsTest {
                         .build());
         scheduler = HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("scheduler"));
         scheduler.startKubeScheduler(plane, null);
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Patience.seconds(30))
                 .until(() -> scheduler.app().index().nodeNames().contains(NODE));
         admin.pods()
                 .inNamespace(NS)
@@ -103,7 +103,7 @@ class IndependentClientsTest {
                         .endSpec()
                         .build())
                 .create();
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(Patience.seconds(60))
                 .until(() -> NODE.equals(admin.pods()
                         .inNamespace(NS)
                         .withName(POD)
@@ -255,7 +255,7 @@ class IndependentClientsTest {
                 .as("what Java reads back")
                 .isEqualTo(b64(value));
         assertThat(javaNode()).as("a merge patch leaves the other annotations").containsKey(ProtocolKeys.NODE_LOCK);
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Patience.seconds(30))
                 .untilAsserted(() -> assertThat(scheduler
                                 .app()
                                 .index()

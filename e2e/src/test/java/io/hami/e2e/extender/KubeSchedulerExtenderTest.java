@@ -32,6 +32,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -59,7 +60,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class KubeSchedulerExtenderTest {
     static final String NS = "e2e-extender";
-    static final Duration BOUND_WITHIN = Duration.ofSeconds(45);
+    static final Duration BOUND_WITHIN = Patience.seconds(45);
 
     static final String NVIDIA = "ext-nvidia";
     static final String NVIDIA_MULTI = "ext-nvidia-multi";
@@ -246,7 +247,7 @@ class KubeSchedulerExtenderTest {
         // Our events are accepted by the real API server, so kubectl describe pod says what HAMi did.
         for (String name : List.of("nvidia", "hygon", "cambricon", "mthreads")) {
             await("BindingSucceed event of " + name)
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Patience.seconds(30))
                     .pollInterval(Duration.ofMillis(250))
                     .until(() -> admin.v1().events().inNamespace(NS).list().getItems().stream()
                             .anyMatch(e -> name.equals(e.getInvolvedObject().getName())
@@ -405,7 +406,7 @@ class KubeSchedulerExtenderTest {
             var devices = decode(annotations(second).get("hami.io/vgpu-devices-allocated"));
             assertThat(devices.getFirst()).extracting(ContainerDevice::uuid).containsExactly("GPU-shared-0");
             await("both allocated")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Patience.seconds(30))
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> List.of("first", "second").stream()
                             .allMatch(n -> "success"
@@ -415,7 +416,7 @@ class KubeSchedulerExtenderTest {
                                                     .get())
                                             .get("hami.io/bind-phase"))));
             await("lock released")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Patience.seconds(30))
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> !ClusterOps.annotations(
                                     admin.nodes().withName(SHARED).get())
@@ -444,7 +445,7 @@ class KubeSchedulerExtenderTest {
                 .contains("CardInsufficientMemory")
                 .contains("NodeInsufficientDevice");
         await("FilteringFailed event of too-big")
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> admin.v1().events().inNamespace(NS).list().getItems().stream()
                         .anyMatch(e -> "too-big".equals(e.getInvolvedObject().getName())

@@ -55,6 +55,7 @@ import io.hami.protocol.codec.NodeLockCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.fit.DeviceUsage;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.cluster.NodeInventory;
@@ -187,7 +188,7 @@ class ApiServerFaultsTest {
 
         pluginClient = throughProxy(pluginIdentity, PLUGIN_UA);
         plugin = MockPlugin.start(pluginClient, "nvidia", NODE, DeviceConfig.DEFAULTS, dir.resolve("plugins"));
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(Patience.seconds(30))
                 .until(() -> annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER) != null);
 
         schedulerClient = throughProxy(schedulerIdentity, SCHEDULER_UA);
@@ -206,7 +207,7 @@ class ApiServerFaultsTest {
         scheduler = SchedulerApp.start(schedulerClient, settings, new PrometheusRegistry(), Clock.systemUTC());
         extender = new ExtenderClient(
                 "https://127.0.0.1:" + scheduler.address().getPort(), plane.ca().certificatePem());
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(Patience.seconds(30))
                 .until(() -> scheduler
                         .index()
                         .snapshot(NODE)
@@ -419,7 +420,7 @@ class ApiServerFaultsTest {
                 .isLessThan(BIND_TIMEOUT);
         if (!first.ok()) {
             await("the decision the lost answer wrote is marked failed")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Patience.seconds(30))
                     .until(() -> !ProtocolKeys.PHASE_ALLOCATING.equals(annotations(
                                     admin.pods().inNamespace(NS).withName(name).get())
                             .get(ProtocolKeys.BIND_PHASE)));
@@ -469,7 +470,7 @@ class ApiServerFaultsTest {
                 // The plugin failed the decision: the kubelet rejects the pod and its controller makes a new one.
                 assertThat(annotations(now).get(ProtocolKeys.BIND_PHASE)).isEqualTo(ProtocolKeys.PHASE_FAILED);
                 admin.pods().inNamespace(NS).withName(name).withGracePeriod(0).delete();
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Patience.seconds(30))
                         .until(() -> admin.pods().inNamespace(NS).withName(name).get() == null);
             }
         }
@@ -571,7 +572,7 @@ class ApiServerFaultsTest {
         plugin.allocate(deviceOf(name));
         served.incrementAndGet();
         await("pod " + name + " allocated")
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Patience.seconds(30))
                 .until(() -> ProtocolKeys.PHASE_SUCCESS.equals(
                         annotations(admin.pods().inNamespace(NS).withName(name).get())
                                 .get(ProtocolKeys.BIND_PHASE)));
@@ -580,7 +581,7 @@ class ApiServerFaultsTest {
 
     static void awaitLockFree() {
         await("the node lock released or recoverable")
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(100))
                 .untilAsserted(ApiServerFaultsTest::assertLockRecoverable);
     }
@@ -657,7 +658,7 @@ class ApiServerFaultsTest {
 
     static void assertIndexEqualsRebuild() {
         await("the scheduler's usage index equals a rebuild from the API server")
-                .atMost(Duration.ofSeconds(15))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> assertThat(devices(scheduler.index())).isEqualTo(devices(rebuild())));
     }

@@ -27,6 +27,7 @@ import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -59,7 +60,7 @@ class GangOnOneNodeTest {
     static final List<String> NODES = List.of(GANG_NODE, PLAIN_NODE);
     static final int MEMBERS = 4;
     /** The bound a gang of 4 on one node binds within: 2.4 s measured here (2 cores), with room for a loaded machine. */
-    static final Duration GANG_BOUND_WITHIN = Duration.ofSeconds(20);
+    static final Duration GANG_BOUND_WITHIN = Patience.seconds(20);
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
@@ -171,7 +172,7 @@ class GangOnOneNodeTest {
 
     private static void awaitEvents(List<String> names, String reason) {
         await(reason + " events of " + names)
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> names.stream()
                         .allMatch(n -> events().stream()

@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientCon
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.backend.nvidia.NvidiaKeys;
 import io.hami.controlplane.CertificateAuthority;
 import io.hami.controlplane.KubeControlPlane;
 import io.hami.controlplane.KubeSchedulerConfig;
@@ -134,6 +135,7 @@ class HelmInstallTest {
             return;
         }
         ClusterOps.deletePods(admin, NS);
+        ProtocolKeysPolicy.deletePluginPod(admin, RELEASE_NS, NODE);
         ClusterOps.deleteNodes(admin, List.of(NODE));
         helm("uninstall", RELEASE, "--namespace", RELEASE_NS, "--wait").ok();
         admin.secrets().inNamespace(RELEASE_NS).withName("hami-scheduler-tls").delete();
@@ -252,13 +254,29 @@ class HelmInstallTest {
                 .edit(w -> pointAt(w, "https://127.0.0.1:" + httpPort));
 
         Node node = Cluster.nvidia(NODE, Cluster.gpu(GPU, 0, 16000, "NVIDIA-A10"));
+        // The chart's node policy lets only the node's plugin write its register: the node is created without it,
+        // and the register is written as the release's plugin ServiceAccount with a token bound to a pod on the node.
+        String register = node.getMetadata().getAnnotations().get(NvidiaKeys.REGISTER);
         NodeLifecycle.createReady(
                 admin,
                 new NodeBuilder(node)
+                        .editMetadata()
+                        .removeFromAnnotations(NvidiaKeys.REGISTER)
+                        .endMetadata()
                         .editOrNewSpec()
                         .addToTaints(Cluster.e2eTaint("helm"))
                         .endSpec()
                         .build());
+        try (KubernetesClient plugin =
+                KubeControlPlane.client(ProtocolKeysPolicy.pluginOnNode(plane, admin, RELEASE_NS, NODE))) {
+            plugin.nodes()
+                    .withName(NODE)
+                    .edit(n -> new NodeBuilder(n)
+                            .editMetadata()
+                            .addToAnnotations(NvidiaKeys.REGISTER, register)
+                            .endMetadata()
+                            .build());
+        }
         admin.pods()
                 .inNamespace(NS)
                 .resource(new PodBuilder(Cluster.onNode(

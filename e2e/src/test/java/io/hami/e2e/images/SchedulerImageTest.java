@@ -17,6 +17,7 @@ import io.hami.e2e.support.DeployFiles;
 import io.hami.e2e.support.DeployedScheduler;
 import io.hami.e2e.support.ExtenderClient;
 import io.hami.e2e.support.NodeLifecycle;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.extender.FilterResult;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -148,7 +149,7 @@ class SchedulerImageTest {
                         .sslContext(trusting(plane.ca().certificatePem()))
                         .build()) {
             assertThat(kubeScheduler).isNotNull();
-            await().atMost(Duration.ofSeconds(150))
+            await().atMost(Patience.seconds(150))
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> {
                         if (!scheduler.isAlive()) {
@@ -169,7 +170,7 @@ class SchedulerImageTest {
             Pod pod = Cluster.pod(namespace, "img-pod", Cluster.container("c", "nvidia.com/gpu", "1"))
                     .build();
             var extender = new ExtenderClient(url, plane.ca().certificatePem());
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(Patience.seconds(30))
                     .pollInterval(Duration.ofMillis(300))
                     .untilAsserted(() -> {
                         FilterResult result = extender.filter(pod, List.of(NODE));

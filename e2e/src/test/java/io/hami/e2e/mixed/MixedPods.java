@@ -1,6 +1,7 @@
 package io.hami.e2e.mixed;
 
 import static io.hami.e2e.support.ClusterOps.annotations;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -16,6 +17,7 @@ import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.device.ContainerDevice;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /** The nodes and pods of the mixed-cluster classes, and the steps each of them repeats. */
@@ -111,6 +113,38 @@ final class MixedPods {
             KubernetesClient admin, MockPlugin plugin, String ns, String name, String node, ContainerDevice device) {
         plugin.allocate(device.uuid() + "-0");
         awaitServed(admin, ns, name, node);
+    }
+
+    /**
+     * The variables HAMi-core reads, as an Allocate answered them for a one-GPU decision of 3000 MiB and 30 %;
+     * returns them for the run's table.
+     */
+    static String assertHamiCoreEnv(Map<String, String> envs, ContainerDevice chosen) {
+        assertThat(envs)
+                .containsEntry("NVIDIA_VISIBLE_DEVICES", chosen.uuid())
+                .containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "3000m")
+                .containsEntry("CUDA_DEVICE_SM_LIMIT", "30");
+        return "NVIDIA_VISIBLE_DEVICES=" + envs.get("NVIDIA_VISIBLE_DEVICES") + ", CUDA_DEVICE_MEMORY_LIMIT_0="
+                + envs.get("CUDA_DEVICE_MEMORY_LIMIT_0") + ", CUDA_DEVICE_SM_LIMIT=" + envs.get("CUDA_DEVICE_SM_LIMIT");
+    }
+
+    /**
+     * The protocol's end after an Allocate: {@code bind-phase=success}, the node lock released, the to-allocate entry
+     * consumed (in either implementation's form: ours {@code ;}, upstream's {@code ;;}) and the allocated value as
+     * decided; returns the values for the run's table.
+     */
+    static String assertFinished(
+            KubernetesClient admin, String ns, String name, String node, Map<String, String> decided)
+            throws AnnotationFormatException {
+        awaitServed(admin, ns, name, node);
+        var after = annotations(pod(admin, ns, name));
+        assertThat(PodDevicesCodec.decode(after.get(NvidiaKeys.TO_ALLOCATE)).containers().stream()
+                        .allMatch(List::isEmpty))
+                .as("to-allocate consumed: %s", after.get(NvidiaKeys.TO_ALLOCATE))
+                .isTrue();
+        assertThat(after.get(NvidiaKeys.ALLOCATED)).isEqualTo(decided.get(NvidiaKeys.ALLOCATED));
+        return ProtocolKeys.BIND_PHASE + "=success; " + NvidiaKeys.TO_ALLOCATE + "=" + after.get(NvidiaKeys.TO_ALLOCATE)
+                + "; " + NvidiaKeys.ALLOCATED + "=" + after.get(NvidiaKeys.ALLOCATED) + "; lock released";
     }
 
     /** Waits until the pod is {@code bind-phase=success} and its node's lock is released. */

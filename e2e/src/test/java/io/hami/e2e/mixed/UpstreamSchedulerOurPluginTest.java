@@ -18,7 +18,6 @@ import io.hami.e2e.support.MockPlugin;
 import io.hami.e2e.support.NodeLifecycle;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
-import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
 import java.nio.file.Files;
@@ -138,24 +137,10 @@ class UpstreamSchedulerOurPluginTest {
         RUN.step("our plugin's Allocate (as the kubelet calls it) serves upstream's decision", () -> {
             var response = plugin.allocate(chosen.uuid() + "-0");
             var envs = response.getContainerResponses(0).getEnvsMap();
-            assertThat(envs)
-                    .containsEntry("NVIDIA_VISIBLE_DEVICES", chosen.uuid())
-                    .containsEntry("CUDA_DEVICE_MEMORY_LIMIT_0", "3000m")
-                    .containsEntry("CUDA_DEVICE_SM_LIMIT", "30");
-            return "NVIDIA_VISIBLE_DEVICES=" + envs.get("NVIDIA_VISIBLE_DEVICES") + ", CUDA_DEVICE_MEMORY_LIMIT_0="
-                    + envs.get("CUDA_DEVICE_MEMORY_LIMIT_0") + ", CUDA_DEVICE_SM_LIMIT="
-                    + envs.get("CUDA_DEVICE_SM_LIMIT");
+            return MixedPods.assertHamiCoreEnv(envs, chosen);
         });
         RUN.step("our plugin finishes the protocol: success, entry consumed, lock released", () -> {
-            MixedPods.awaitServed(admin, NS, "cuda", NODE);
-            var after = annotations(pod());
-            assertThat(PodDevicesCodec.decode(after.get(NvidiaKeys.TO_ALLOCATE)).containers().stream()
-                            .allMatch(List::isEmpty))
-                    .isTrue();
-            assertThat(after.get(NvidiaKeys.ALLOCATED)).isEqualTo(decided[0].get(NvidiaKeys.ALLOCATED));
-            return ProtocolKeys.BIND_PHASE + "=success; " + NvidiaKeys.TO_ALLOCATE + "="
-                    + after.get(NvidiaKeys.TO_ALLOCATE) + "; " + NvidiaKeys.ALLOCATED + "="
-                    + after.get(NvidiaKeys.ALLOCATED) + "; lock released";
+            return MixedPods.assertFinished(admin, NS, "cuda", NODE, decided[0]);
         });
     }
 

@@ -24,6 +24,7 @@ import io.hami.e2e.support.NodeLifecycle;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.PodDevices;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +56,7 @@ class KubeSchedulerPreemptionTest {
     static final String KEEP = "pre-keep";
 
     static final List<String> NODES = List.of(EVICT, KEEP);
-    static final Duration WITHIN = Duration.ofSeconds(60);
+    static final Duration WITHIN = Patience.seconds(60);
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
@@ -78,7 +79,7 @@ class KubeSchedulerPreemptionTest {
                 HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("hami-scheduler"));
         ClusterOps.awaitIndexed(scheduler, NODES);
         await("the running pods' devices in our index")
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .until(() -> used(EVICT, 0) == 10000
                         && used(EVICT, 1) == 10000
                         && used(KEEP, 0) == 12000
@@ -108,7 +109,7 @@ class KubeSchedulerPreemptionTest {
 
     static void priorityClass(String name, int value) {
         admin.scheduling().v1().priorityClasses().withName(name).delete();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() ->
                         admin.scheduling().v1().priorityClasses().withName(name).get() == null);
         admin.scheduling()

@@ -42,6 +42,7 @@ import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
 import io.hami.protocol.codec.NodeLockCodec;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -180,20 +181,19 @@ class RbacEnforcedTest {
                         MockPlugin.start(pluginCalls.client(), "hygon", HCU_NODE, config, dir.resolve("plugins"));
                 // The NVIDIA DaemonSet's node monitor runs as the same ServiceAccount: its informer of the node's pods.
                 NodePods monitorPods = NodePods.watch(pluginCalls.client(), GPU_NODE)) {
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(Patience.seconds(30))
                     .until(() -> annotation(GPU_NODE, NvidiaKeys.REGISTER) != null
                             && annotation(HCU_NODE, HygonKeys.REGISTER) != null
                             && monitorPods.synced());
 
             try (DeployedScheduler scheduler = DeployedScheduler.start(
                     plane, schedulerCalls.client(), Duration.ofSeconds(1), dir.resolve("scheduler"))) {
-                await().atMost(Duration.ofSeconds(20))
+                await().atMost(Patience.seconds(30))
                         .until(() -> schedulerCalls.calls().stream()
                                 .anyMatch(c -> c.uri().getPath().endsWith("/leases/" + scheduler.leaseName())));
                 schedulerLedWithoutKubeScheduler = scheduler.app().isLeader();
                 scheduler.startKubeScheduler(plane, schedulerIdentity);
-                await().atMost(Duration.ofSeconds(60))
-                        .until(() -> scheduler.app().isLeader());
+                await().atMost(Patience.seconds(60)).until(() -> scheduler.app().isLeader());
                 schedulerLedBeforeThePod = true;
                 Lease lease = admin.resources(Lease.class)
                         .inNamespace(scheduler.leaseNamespace())
@@ -202,7 +202,7 @@ class RbacEnforcedTest {
                 leaseHolder = lease.getSpec().getHolderIdentity();
 
                 // The scheduler asks the HCU plugin for its handshake; the plugin answers.
-                await().atMost(Duration.ofSeconds(30))
+                await().atMost(Patience.seconds(30))
                         .pollInterval(Duration.ofMillis(50))
                         .until(() -> {
                             String h = annotation(HCU_NODE, HygonKeys.HANDSHAKE);
@@ -214,12 +214,12 @@ class RbacEnforcedTest {
                             return hcuHandshakes.stream().anyMatch(v -> v.startsWith("Requesting_"))
                                     && hcuHandshakes.stream().anyMatch(v -> v.startsWith("Reported_"));
                         });
-                await().atMost(Duration.ofSeconds(20))
+                await().atMost(Patience.seconds(30))
                         .until(() -> scheduler.app().index().nodeNames().containsAll(List.of(GPU_NODE, HCU_NODE)));
 
                 // A user creates a pod; the real kube-scheduler schedules it through our extender.
                 createUsersPod(POD);
-                await().atMost(Duration.ofSeconds(60))
+                await().atMost(Patience.seconds(60))
                         .until(() -> GPU_NODE.equals(pod().getSpec().getNodeName()));
                 bound = pod();
                 lockWhileAllocating = annotation(GPU_NODE, ProtocolKeys.NODE_LOCK);
@@ -230,10 +230,9 @@ class RbacEnforcedTest {
                         .get(NvidiaKeys.ALLOCATED)
                         .split(",")[0];
                 allocated = nvidia.allocate(gpu + "-0");
-                await().atMost(Duration.ofSeconds(20))
-                        .until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
+                await().atMost(Patience.seconds(30)).until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
                 finished = pod();
-                await().atMost(Duration.ofSeconds(20))
+                await().atMost(Patience.seconds(30))
                         .until(() -> reasons().containsAll(List.of("FilteringSucceed", "BindingSucceed", "Scheduled")));
                 events = podEvents();
 
@@ -252,7 +251,7 @@ class RbacEnforcedTest {
                                 .build())
                         .create();
                 createUsersPod(SECOND);
-                await().atMost(Duration.ofSeconds(60))
+                await().atMost(Patience.seconds(60))
                         .until(() -> ProtocolKeys.PHASE_ALLOCATING.equals(admin.pods()
                                 .inNamespace(NS)
                                 .withName(SECOND)
@@ -269,7 +268,7 @@ class RbacEnforcedTest {
                         .get(NvidiaKeys.ALLOCATED)
                         .split(",")[0];
                 unattributedAllocate = catchThrowable(() -> nvidia.allocate(secondGpu + "-1"));
-                await().atMost(Duration.ofSeconds(20))
+                await().atMost(Patience.seconds(30))
                         .until(() -> ambiguityEvents().size() >= 2);
                 refusalEvents = ambiguityEvents();
                 admin.pods()
@@ -277,19 +276,18 @@ class RbacEnforcedTest {
                         .withName(UNDECIDED)
                         .withGracePeriod(0)
                         .delete();
-                await().atMost(Duration.ofSeconds(20))
+                await().atMost(Patience.seconds(30))
                         .until(() ->
                                 admin.pods().inNamespace(NS).withName(UNDECIDED).get() == null);
                 nvidia.allocate(secondGpu + "-1");
-                await().atMost(Duration.ofSeconds(20))
-                        .until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
+                await().atMost(Patience.seconds(30)).until(() -> annotation(GPU_NODE, ProtocolKeys.NODE_LOCK) == null);
                 metrics = get(scheduler.metricsUrl());
                 kubeSchedulerLog = Files.readAllLines(scheduler.kubeScheduler().log());
                 registeredWithTheKubelet.addAll(nvidia.registered());
                 registeredWithTheKubelet.addAll(hcu.registered());
                 // kube-scheduler stops (its pod's container ends): ours stops leading once the Lease is not its own.
                 scheduler.kubeScheduler().close();
-                await().atMost(Duration.ofSeconds(30))
+                await().atMost(Patience.seconds(30))
                         .until(() -> !scheduler.app().isLeader());
                 schedulerLedAfterKubeScheduler = scheduler.app().isLeader();
             }
@@ -617,7 +615,7 @@ class RbacEnforcedTest {
         admin.resource(lease).serverSideApply();
         try {
             // The authorizer learns of new bindings through its informers.
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Patience.seconds(30))
                     .until(() -> allowed(
                             user,
                             List.of("system:serviceaccounts", "system:authenticated"),

@@ -7,6 +7,7 @@ import io.hami.controlplane.KubeControlPlane;
 import io.hami.controlplane.ManagedProcess;
 import io.hami.e2e.support.DeployFiles;
 import io.hami.e2e.support.NodeLifecycle;
+import io.hami.protocol.testing.Patience;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,7 +47,7 @@ final class RealNode implements AutoCloseable {
 
     static final String BRIDGE = "hami-e2e0";
     private static final Path CNI_BIN = Path.of("/usr/lib/cni");
-    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration READY_TIMEOUT = Patience.seconds(120);
 
     private final String name;
     private final Path dir;
@@ -232,7 +233,8 @@ final class RealNode implements AutoCloseable {
     }
 
     private void awaitContainerd() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        Duration within = Patience.seconds(30);
+        long deadline = System.nanoTime() + within.toNanos();
         String last = "";
         while (System.nanoTime() < deadline) {
             processes.getFirst().checkAlive();
@@ -246,7 +248,7 @@ final class RealNode implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        throw new IllegalStateException("containerd did not answer within 30 s: " + last + "\n"
+        throw new IllegalStateException("containerd did not answer within " + within.toSeconds() + " s: " + last + "\n"
                 + processes.getFirst().tail(30));
     }
 

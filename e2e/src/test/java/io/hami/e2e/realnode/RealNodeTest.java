@@ -18,6 +18,7 @@ import io.hami.e2e.support.DeployFiles;
 import io.hami.e2e.support.HamiScheduler;
 import io.hami.e2e.support.MockPlugin;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,7 +96,7 @@ class RealNodeTest {
     /** The pod on the real node: Succeeded (or Failed, with the kubelet's last lines) within 3 minutes. */
     private static Pod awaitCompleted(String name) {
         Pod done = await(name + " ran to completion on the real node")
-                .atMost(Duration.ofMinutes(3))
+                .atMost(Patience.seconds(180))
                 .pollInterval(Duration.ofMillis(250))
                 .until(
                         () -> admin.pods().inNamespace(NS).withName(name).get(),
@@ -111,7 +112,7 @@ class RealNodeTest {
     private static void deleteAndAwaitGone(String name) {
         admin.pods().inNamespace(NS).withName(name).delete();
         await("the kubelet removed " + name)
-                .atMost(Duration.ofSeconds(60))
+                .atMost(Patience.seconds(60))
                 .until(() -> admin.pods().inNamespace(NS).withName(name).get() == null);
     }
 
@@ -151,7 +152,7 @@ class RealNodeTest {
                 .create();
         // The kubelet's device manager: 2 mock GPUs x 10 shares, after the plugin registered with it.
         Node withGpus = await("nvidia.com/gpu on the node")
-                .atMost(Duration.ofMinutes(2))
+                .atMost(Patience.seconds(120))
                 .pollInterval(Duration.ofMillis(200))
                 .failFast("the plugin pod ended", () -> {
                     Pod p = admin.pods().inNamespace(NS).withName(PLUGIN_POD).get();
@@ -178,7 +179,7 @@ class RealNodeTest {
         try (var scheduler =
                 HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("scheduler"))) {
             await("scheduler indexed " + NODE)
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Patience.seconds(30))
                     .until(() -> scheduler.app().index().nodeNames().contains(NODE));
             scheduler.startKubeScheduler(plane, null);
 

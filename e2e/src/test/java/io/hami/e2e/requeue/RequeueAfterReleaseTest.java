@@ -25,8 +25,12 @@ import io.hami.lab.kubelet.ContainerRuntime;
 import io.hami.lab.kubelet.PodStatusWriter;
 import io.hami.lab.kubelet.SyntheticKubelet;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.codec.AnnotationFormatException;
+import io.hami.protocol.codec.NodeLock;
+import io.hami.protocol.codec.NodeLockCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Files;
@@ -39,8 +43,10 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,13 +73,20 @@ class RequeueAfterReleaseTest {
     static final int ROUNDS = Integer.getInteger("requeue.rounds", 3);
 
     static final int OFF_ROUNDS = Integer.getInteger("requeue.offRounds", 1);
-    /** kube-scheduler's podMaxBackoffSeconds (10 s) plus a margin: the bound of a nudged pod's wait. */
-    static final Duration NUDGED_WITHIN = Duration.ofSeconds(25);
+    /**
+     * kube-scheduler's podMaxBackoffSeconds (10 s) plus a margin, the margin scaled by {@link Patience} (our informer,
+     * the nudge's patch, kube-scheduler's queue and our filter and bind all run slower on a loaded machine): the bound
+     * of a nudged pod's wait, far below the 5-minute flush an un-nudged pod waits for.
+     */
+    static final Duration NUDGED_WITHIN = Duration.ofSeconds(10).plus(Patience.seconds(15));
     /** How long an "off" round waits for B before giving up (kube-scheduler's own flush comes after 5 minutes). */
     static final Duration OFF_CAP = Duration.ofSeconds(20);
     /** How long B is shown to stay pending without the nudge when kube-scheduler has no event. */
     static final Duration NO_EVENT_WAIT = Duration.ofSeconds(15);
-    /** Longer than kube-scheduler's longest backoff: B's retry is due when the devices are released. */
+    /**
+     * Longer than kube-scheduler's longest backoff: B's retry is due when the devices are released. Real time on
+     * purpose: the backoff runs on kube-scheduler's clock (another process), and no event says it has run out.
+     */
     static final Duration BACKOFF_PASSED = Duration.ofSeconds(11);
 
     static KubeControlPlane plane;
@@ -161,7 +174,7 @@ class RequeueAfterReleaseTest {
         String b = "b-" + tag;
         create(a);
         Pod running = await(a + " running")
-                .atMost(Duration.ofSeconds(45))
+                .atMost(Patience.seconds(45))
                 .pollInterval(Duration.ofMillis(100))
                 .until(
                         () -> get(a),
@@ -169,7 +182,7 @@ class RequeueAfterReleaseTest {
                                 && "Running".equals(p.getStatus().getPhase()));
         create(b);
         awaitUnschedulable(b);
-        Thread.sleep(BACKOFF_PASSED.toMillis());
+        Thread.sleep(BACKOFF_PASSED.toMillis()); // wall time of kube-scheduler's backoff, see BACKOFF_PASSED
 
         Instant end = Instant.now();
         new PodStatusWriter(admin).succeeded(running);
@@ -204,12 +217,12 @@ class RequeueAfterReleaseTest {
                         .build())
                 .create();
         await("reservation indexed")
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> usedMem(scheduler) == 8000);
         create(b);
         awaitUnschedulable(b);
-        Thread.sleep(BACKOFF_PASSED.toMillis());
+        Thread.sleep(BACKOFF_PASSED.toMillis()); // wall time of kube-scheduler's backoff, see BACKOFF_PASSED
 
         Instant end = Instant.now();
         admin.pods()
@@ -244,7 +257,7 @@ class RequeueAfterReleaseTest {
 
     private static void awaitUnschedulable(String name) {
         await(name + " PodScheduled=False")
-                .atMost(Duration.ofSeconds(45))
+                .atMost(Patience.seconds(45))
                 .pollInterval(Duration.ofMillis(100))
                 .until(
                         () -> {
@@ -260,18 +273,21 @@ class RequeueAfterReleaseTest {
         assertThat(get(name).getSpec().getNodeName()).isNull();
     }
 
-    /** Polls until {@code name} is bound or {@code cap} has passed since {@code since}. */
+    /**
+     * Waits until {@code name} is bound or {@code cap} has passed since {@code since}; the wait is from {@code since} to
+     * the first poll (every 20 ms) that sees {@code spec.nodeName}.
+     */
     private static Round awaitBound(Path log, String name, Instant since, Duration cap) throws Exception {
-        Instant deadline = since.plus(cap);
-        while (Instant.now().isBefore(deadline)) {
-            Pod p = get(name);
-            if (p.getSpec().getNodeName() != null) {
-                Duration wait = Duration.between(since, Instant.now());
-                return new Round(wait, nudge(p) != null, rejected(log, name, since));
-            }
-            Thread.sleep(20);
+        try {
+            Duration left = Duration.between(Instant.now(), since.plus(cap));
+            Pod bound = await(name + " bound")
+                    .atMost(left.isPositive() ? left : Duration.ofMillis(1))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> get(name), p -> p.getSpec().getNodeName() != null);
+            return new Round(Duration.between(since, Instant.now()), nudge(bound) != null, rejected(log, name, since));
+        } catch (ConditionTimeoutException e) {
+            return new Round(null, nudge(get(name)) != null, rejected(log, name, since));
         }
-        return new Round(null, nudge(get(name)) != null, rejected(log, name, since));
     }
 
     /**
@@ -306,19 +322,46 @@ class RequeueAfterReleaseTest {
                 .orElse(-1);
     }
 
-    /** Deletes the round's pods and waits until the GPU is free in the index again. */
+    /**
+     * Deletes the round's pods and waits until the GPU is free in the index again and the node lock is released.
+     *
+     * <p>A pod our bind placed holds the node lock until the synthetic kubelet (the plugin's stand-in) has allocated it
+     * and released the lock; deleted before that, its lock stays, since only the holder releases it. {@link #awaitBound}
+     * returns at the bind, so on a loaded machine the delete used to overtake the allocation and the wait for "no lock"
+     * ran out (issue 26): wait for the allocation first. A pod kube-scheduler binds between that wait and the delete
+     * (an "off" round's B, retried on its own) still leaves a lock held by a pod that is gone, which the next bind
+     * replaces at once (design D5): that is as free as no lock.
+     */
     private static void cleanUp(HamiScheduler scheduler, String... names) {
+        List<String> ours = List.of(names);
+        await("the round's bound pods allocated and the node lock released")
+                .atMost(Patience.seconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> lockHolder().filter(ours::contains).isEmpty());
         for (String n : names) {
             admin.pods().inNamespace(NS).withName(n).withGracePeriod(0).delete();
         }
-        await("round's pods gone and the GPU free")
-                .atMost(Duration.ofSeconds(30))
+        await("round's pods gone, the GPU free and the node lock released")
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> List.of(names).stream()
-                                .map(RequeueAfterReleaseTest::get)
-                                .allMatch(Objects::isNull)
+                .until(() -> ours.stream().map(RequeueAfterReleaseTest::get).allMatch(Objects::isNull)
                         && usedMem(scheduler) == 0
-                        && !annotations(admin.nodes().withName(NODE).get()).containsKey(ProtocolKeys.NODE_LOCK));
+                        && lockHolder().map(RequeueAfterReleaseTest::get).isEmpty());
+    }
+
+    /** The pod named by the node lock (all of this class's pods are in {@link #NS}), or empty without a lock. */
+    private static Optional<String> lockHolder() {
+        String value = annotations(admin.nodes().withName(NODE).get()).get(ProtocolKeys.NODE_LOCK);
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            NodeLock lock = NodeLockCodec.decode(value);
+            assertThat(lock.namespace()).as("node lock holder's namespace").isEqualTo(NS);
+            return Optional.of(lock.name());
+        } catch (AnnotationFormatException e) {
+            throw new AssertionError("unreadable node lock " + value, e);
+        }
     }
 
     /** min / median / max in ms, and how many rounds were not bound within the cap or carried the nudge. */

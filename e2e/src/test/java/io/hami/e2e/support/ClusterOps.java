@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hami.protocol.testing.Patience;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -21,7 +22,7 @@ public final class ClusterOps {
     /** Waits until {@code scheduler}'s usage index holds every one of {@code nodes}. */
     public static void awaitIndexed(HamiScheduler scheduler, Collection<String> nodes) {
         await("scheduler indexed nodes " + nodes)
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> scheduler.app().index().nodeNames().containsAll(nodes));
     }

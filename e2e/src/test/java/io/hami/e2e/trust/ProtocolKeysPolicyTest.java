@@ -148,8 +148,9 @@ class ProtocolKeysPolicyTest {
                         .addToAllocatable("nvidia.com/gpu", new Quantity("20"))
                         .endStatus()
                         .build());
+        // As the DaemonSet's pod on the node: the node policy lets the plugin write only its own node's keys.
         nvidia = MockPlugin.start(
-                KubeControlPlane.client(plane.serviceAccountConfig(SYSTEM, "hami-device-plugin")),
+                KubeControlPlane.client(ProtocolKeysPolicy.pluginOnNode(plane, admin, SYSTEM, NODE)),
                 "nvidia",
                 NODE,
                 DeployedScheduler.deviceConfig(),
@@ -205,6 +206,7 @@ class ProtocolKeysPolicyTest {
             }
             if (admin != null) {
                 ClusterOps.deletePods(admin, NS);
+                ProtocolKeysPolicy.deletePluginPod(admin, SYSTEM, NODE);
                 ClusterOps.deleteNodes(admin, List.of(NODE));
             }
         }
@@ -328,6 +330,32 @@ class ProtocolKeysPolicyTest {
                 ADMIN,
                 NvidiaKeys.ALLOCATED);
         assertThat(pod("admin-grant")).isNull();
+    }
+
+    @Test
+    @Order(1)
+    void variantsOfProtocolKeysInAnotherCaseAreRefusedToo() {
+        // Annotation keys are case-sensitive and no reader takes these for protocol keys (scheduler's
+        // CaseVariantKeysTest), but an operator expects them refused: the policy compares keys in lower case.
+        String toAllocate = "Hami.io/vgpu-devices-to-allocate";
+        String phase = "HAMI.IO/BIND-PHASE";
+        String hcu = "hami.io/HCU-devices-allocated";
+        assertRefused(
+                () -> user.pods()
+                        .inNamespace(NS)
+                        .resource(new PodBuilder(Cluster.pod(NS, "variant", Cluster.container("app", "cpu", "10m"))
+                                        .build())
+                                .editMetadata()
+                                .addToAnnotations(
+                                        Map.of(toAllocate, gpu + ",NVIDIA,40000,100:;", phase, "allocating", hcu, "x"))
+                                .endMetadata()
+                                .build())
+                        .create(),
+                USER,
+                phase,
+                toAllocate,
+                hcu);
+        assertThat(pod("variant")).isNull();
     }
 
     @Test

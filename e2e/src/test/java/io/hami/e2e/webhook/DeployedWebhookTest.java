@@ -21,6 +21,7 @@ import io.hami.controlplane.KubeControlPlane;
 import io.hami.controlplane.junit.EnableKubeControlPlane;
 import io.hami.e2e.support.ClusterOps;
 import io.hami.e2e.support.HamiScheduler;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -382,7 +383,7 @@ class DeployedWebhookTest {
                 .build();
         // The scheduler learns of the quota through its informer: a server-side dry run reaches the webhook too.
         await("the webhook enforces the new quota")
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     try {

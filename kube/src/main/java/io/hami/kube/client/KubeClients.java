@@ -77,19 +77,20 @@ public final class KubeClients {
         return config;
     }
 
+    /**
+     * The configuration of {@code kubeconfig}, read as kubectl reads it ({@link KubeconfigCredentials}: every client
+     * key form, {@code exec} and {@code tokenFile}, errors naming the file, the user and the cause).
+     */
     static Config config(Path kubeconfig) throws IOException {
         if (kubeconfig != null) {
-            if (!Files.isReadable(kubeconfig)) {
-                throw new IOException("kubeconfig " + kubeconfig + " does not exist or is not readable");
-            }
-            return Config.fromKubeconfig(null, kubeconfig.toFile());
+            return KubeconfigCredentials.load(kubeconfig);
         }
         if (System.getenv("KUBERNETES_SERVICE_HOST") != null && Files.isReadable(SERVICE_ACCOUNT_TOKEN)) {
             return Config.autoConfigure(null);
         }
         Path home = Path.of(System.getProperty("user.home"), ".kube", "config");
         if (Files.isReadable(home)) {
-            return Config.fromKubeconfig(null, home.toFile());
+            return KubeconfigCredentials.load(home);
         }
         throw new IOException("no cluster to connect to: pass --kubeconfig, run in a pod, or create " + home);
     }

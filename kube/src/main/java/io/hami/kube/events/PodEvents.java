@@ -3,6 +3,8 @@ package io.hami.kube.events;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -23,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Core v1 events on pods, as the scheduler and the plugins write them so that {@code kubectl describe pod} says
- * why. Events are advisory: they are written on one background thread from a bounded queue, so a slow or failing
+ * why, and on a plugin's Node ({@link #emitOnNode}) for what concerns the whole node. Events are advisory: they are written on one background thread from a bounded queue, so a slow or failing
  * API server never delays or fails the call that reports; what cannot be queued or written is logged and reported
  * to the owner's counter.
  */
@@ -31,6 +33,8 @@ public final class PodEvents implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PodEvents.class);
     /** The limit events.k8s.io/v1 puts on a note; core events are read through it too. */
     public static final int MESSAGE_LIMIT = 1024;
+    /** Where the kubelet writes the events of its Node (a Node has no namespace, an event needs one). */
+    public static final String NODE_EVENT_NAMESPACE = "default";
 
     /** Why an event was not written. */
     public enum NotWritten {
@@ -99,16 +103,41 @@ public final class PodEvents implements AutoCloseable {
         if (!attachable(pod)) {
             return;
         }
+        ObjectMeta meta = pod.getMetadata();
+        ObjectReference involved = new ObjectReferenceBuilder()
+                .withApiVersion("v1")
+                .withKind("Pod")
+                .withNamespace(meta.getNamespace())
+                .withName(meta.getName())
+                .withUid(meta.getUid())
+                .withResourceVersion(meta.getResourceVersion())
+                .build();
+        queue(
+                event(meta.getName(), meta.getNamespace(), involved, type, reason, message),
+                "pod " + meta.getNamespace() + "/" + meta.getName());
+    }
+
+    /**
+     * Queues one event on Node {@code node} ({@code uid} null when unknown); never throws. As the kubelet writes
+     * node events: in namespace {@code default}, the involved object without a namespace, its UID the node's name
+     * when the node's own is not known ({@code kubectl describe node} finds either).
+     */
+    public void emitOnNode(String node, String uid, String type, String reason, String message) {
+        ObjectReference involved = new ObjectReferenceBuilder()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(node)
+                .withUid(uid == null ? node : uid)
+                .build();
+        queue(event(node, NODE_EVENT_NAMESPACE, involved, type, reason, message), "node " + node);
+    }
+
+    private void queue(Event event, String object) {
         try {
-            Event event = event(pod.getMetadata(), type, reason, message);
             writer.execute(() -> write(event));
         } catch (RejectedExecutionException e) {
             notWritten.accept(NotWritten.DROPPED);
-            LOG.warn(
-                    "event {} for pod {}/{} dropped: queue full or writer closed",
-                    reason,
-                    pod.getMetadata().getNamespace(),
-                    pod.getMetadata().getName());
+            LOG.warn("event {} for {} dropped: queue full or writer closed", event.getReason(), object);
         }
     }
 
@@ -122,15 +151,16 @@ public final class PodEvents implements AutoCloseable {
         } catch (RuntimeException e) {
             notWritten.accept(NotWritten.API_ERROR);
             LOG.warn(
-                    "event {} for pod {}/{} not written: {}",
+                    "event {} for {} {} not written: {}",
                     event.getReason(),
-                    event.getInvolvedObject().getNamespace(),
+                    event.getInvolvedObject().getKind(),
                     event.getInvolvedObject().getName(),
                     e.getMessage());
         }
     }
 
-    private Event event(ObjectMeta meta, String type, String reason, String message) {
+    private Event event(
+            String objectName, String namespace, ObjectReference involved, String type, String reason, String message) {
         Instant now = clock.instant();
         long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         long unique = lastNanos.accumulateAndGet(nanos, (last, n) -> Math.max(last + 1, n));
@@ -138,17 +168,10 @@ public final class PodEvents implements AutoCloseable {
         return new EventBuilder()
                 // client-go's naming: <object>.<unix nanos in hex>
                 .withNewMetadata()
-                .withName(meta.getName() + "." + Long.toHexString(unique))
-                .withNamespace(meta.getNamespace())
+                .withName(objectName + "." + Long.toHexString(unique))
+                .withNamespace(namespace)
                 .endMetadata()
-                .withNewInvolvedObject()
-                .withApiVersion("v1")
-                .withKind("Pod")
-                .withNamespace(meta.getNamespace())
-                .withName(meta.getName())
-                .withUid(meta.getUid())
-                .withResourceVersion(meta.getResourceVersion())
-                .endInvolvedObject()
+                .withInvolvedObject(involved)
                 .withType(type)
                 .withReason(reason)
                 .withMessage(truncate(message))

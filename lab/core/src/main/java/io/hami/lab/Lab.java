@@ -10,6 +10,7 @@ import io.hami.lab.check.Invariant;
 import io.hami.lab.check.InvariantChecker;
 import io.hami.lab.check.ReleaseWaits;
 import io.hami.lab.check.SchedulingChecks;
+import io.hami.lab.check.WorkloadSettled;
 import io.hami.lab.cluster.ControlPlaneKind;
 import io.hami.lab.cluster.LabCluster;
 import io.hami.lab.fault.FaultInjector;
@@ -231,18 +232,21 @@ public final class Lab {
                 driver.start(start);
                 faults.start(start);
                 Duration took;
+                WorkloadSettled atTimeout = null;
                 while (true) {
                     Thread.sleep(PROGRESS);
                     took = Duration.ofNanos(System.nanoTime() - start);
                     Sample s = observer.sample(took);
                     usage.sample(took, cluster.monitors().figures());
                     out.println(progress(s, driver, kubeScheduler, plans.size()));
-                    if (settled(scenario, driver, faults, kubeScheduler, observer, s)) {
+                    WorkloadSettled state = settling(scenario, driver, faults, kubeScheduler, observer, s);
+                    if (state.settled()) {
                         break;
                     }
                     if (took.compareTo(scenario.timeout()) > 0) {
+                        atTimeout = state;
                         out.println("lab: timeout of " + DurationText.format(scenario.timeout())
-                                + " reached; stopping with pods still moving");
+                                + " reached; stopping with " + String.join(", ", state.moving()));
                         break;
                     }
                 }
@@ -263,6 +267,7 @@ public final class Lab {
                 invariants.add(checker.locksReleased(nodeObjects));
                 invariants.add(checker.noneStuck(pods));
                 invariants.add(checker.expectations(plans, pods, driver.rejected()));
+                invariants.add(WorkloadSettled.invariant(scenario.timeout(), atTimeout));
                 if (!faults.untrusted().isEmpty()) {
                     invariants.add(checker.untrusted(faults.untrusted(), pods, cluster.allocations()));
                 }
@@ -352,28 +357,27 @@ public final class Lab {
         return new Result(report, html);
     }
 
-    /**
-     * The workload has settled: every pod arrived and every fault is done, the kube-scheduler has nothing in hand, no
-     * pod is waiting or allocating, every pod with a lifetime has ended, and nothing changed for the settle time.
-     */
-    private static boolean settled(
+    /** What the lab sees of the workload now, for the rule of {@link WorkloadSettled}. */
+    private static WorkloadSettled settling(
             Scenario scenario,
             WorkloadDriver driver,
             FaultInjector faults,
             SchedulingProgress scheduler,
             ClusterObserver observer,
             Sample s) {
-        if (!driver.done()
-                || !faults.done()
-                || scheduler.busy() > 0
-                || s.count(PodState.PENDING) > 0
-                || s.count(PodState.ALLOCATING) > 0) {
-            return false;
-        }
-        boolean lifetimesLeft = observer.pods().stream()
-                .anyMatch(p -> PodState.of(p) == PodState.RUNNING
-                        && p.getMetadata().getAnnotations().containsKey(LabKeys.LIFETIME_MS));
-        return !lifetimesLeft && observer.quietFor().compareTo(scenario.settle()) >= 0;
+        int lifetimesLeft = (int) observer.pods().stream()
+                .filter(p -> PodState.of(p) == PodState.RUNNING
+                        && p.getMetadata().getAnnotations().containsKey(LabKeys.LIFETIME_MS))
+                .count();
+        return new WorkloadSettled(
+                driver.done(),
+                faults.done(),
+                scheduler.busy(),
+                s.count(PodState.PENDING),
+                s.count(PodState.ALLOCATING),
+                lifetimesLeft,
+                observer.quietFor(),
+                scenario.settle());
     }
 
     /**

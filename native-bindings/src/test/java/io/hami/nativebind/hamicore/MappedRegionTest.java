@@ -70,7 +70,7 @@ class MappedRegionTest {
                         raf.setLength(sizes[i++ % sizes.length]);
                         raf.seek(0);
                         raf.write(original);
-                        Thread.sleep(1);
+                        Thread.sleep(1); // the writer's pace, not a wait: leave the reader whole files too
                     }
                 } catch (IOException e) {
                     writerErrors.add(e);

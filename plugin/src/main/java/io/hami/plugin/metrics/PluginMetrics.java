@@ -8,6 +8,7 @@ import io.hami.plugin.registration.RegistrationObserver;
 import io.hami.plugin.server.ServerObserver;
 import io.hami.plugin.spi.PhysicalDevice;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -18,7 +19,8 @@ import java.util.Locale;
 /**
  * One plugin's Prometheus metrics ({@code hami_plugin_*}, every series labelled with the node and the backend):
  * Allocate latency and outcomes, kubelet registrations, ListAndWatch lists sent, register-annotation writes,
- * handshake answers, Warning events not written, and per card its health, read from the {@link HealthBoard} at each scrape.
+ * handshake answers, Warning events not written, whether the vendor library can be used, and per card its health,
+ * read from the {@link HealthBoard} at each scrape.
  */
 public final class PluginMetrics implements ServerObserver, RegistrationObserver, NodeWriteObserver {
     /** Kubelet calls wait on the API server (about 6 ms) and, when the pod is ambiguous, up to the 3 s wait. */
@@ -34,6 +36,9 @@ public final class PluginMetrics implements ServerObserver, RegistrationObserver
     private final Counter registerWrites;
     private final Counter handshakeAnswers;
     private final Counter eventsNotWritten;
+    private final Gauge libraryUsable;
+    /** The card gauge of the last start; replaced when a plugin waiting for its library starts again. */
+    private GaugeWithCallback cardHealth;
 
     public PluginMetrics(PrometheusRegistry registry, String node, String backend) {
         this.registry = registry;
@@ -77,12 +82,25 @@ public final class PluginMetrics implements ServerObserver, RegistrationObserver
                         "Warning events on pods (refused Allocate calls) not written: dropped, or refused by the API server")
                 .labelNames("node", "backend", "cause")
                 .register(registry);
+        libraryUsable = Gauge.builder()
+                .name("hami_plugin_vendor_library_usable")
+                .help("1 while the plugin uses its vendor library, 0 while it waits for one it can load and initialise")
+                .labelNames("node", "backend")
+                .register(registry);
+    }
+
+    /** Whether the vendor library could be loaded and initialised at the last attempt. */
+    public void libraryUsable(boolean usable) {
+        libraryUsable.labelValues(node, backend).set(usable ? 1 : 0);
     }
 
     /** Serves per card 1 while healthy, 0 while not, as {@code board} tells at each scrape. */
-    public void watchHealth(List<PhysicalDevice> cards, HealthBoard board, String resource) {
+    public synchronized void watchHealth(List<PhysicalDevice> cards, HealthBoard board, String resource) {
         List<PhysicalDevice> copy = List.copyOf(cards);
-        GaugeWithCallback.builder()
+        if (cardHealth != null) {
+            registry.unregister(cardHealth);
+        }
+        cardHealth = GaugeWithCallback.builder()
                 .name("hami_plugin_device_healthy")
                 .help("1 while the card is healthy (listed Healthy to the kubelet), 0 while it is not")
                 .labelNames("node", "backend", "resource", "device_index", "device_uuid")

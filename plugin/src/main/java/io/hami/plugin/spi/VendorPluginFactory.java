@@ -13,6 +13,15 @@ public interface VendorPluginFactory {
     String name();
 
     /**
+     * The type keyword of this vendor's scheduler-side backend ({@code NVIDIA}, {@code HCU}, ...), known without
+     * opening the library: while the library cannot be used, the runtime marks the devices of a register annotation
+     * left from an earlier run unhealthy through that backend's keys. Empty (the default): nothing is rewritten.
+     */
+    default java.util.Optional<String> vendor() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Opens the vendor library and enumerates the cards.
      *
      * @throws RuntimeException when the library cannot be loaded or initialised (the runtime reports the

@@ -1,6 +1,7 @@
 package io.hami.scheduler.fit;
 
 import io.hami.protocol.device.ContainerRequest;
+import io.hami.protocol.fit.DeviceRoom;
 import io.hami.protocol.fit.DeviceSelector;
 import io.hami.protocol.fit.FitContext;
 import io.hami.protocol.fit.FitRules;
@@ -21,7 +22,7 @@ import java.util.Set;
  */
 public final class QuickFit {
     /** Cores that mean a whole card; larger requests are clamped to it (as the fit walk does). */
-    private static final int WHOLE_CARD_CORES = 100;
+    private static final int WHOLE_CARD_CORES = DeviceRoom.WHOLE_CARD_CORES;
     /** The walk's per-device reasons; {@link #failure} answers an index into this, or {@link #PASSES}. */
     private static final String[] REASONS = {
         Reasons.CARD_NOT_HEALTH,
@@ -147,7 +148,7 @@ public final class QuickFit {
         if (cordoned == null) {
             cordoned = summary.cordoned(r, nodeContext(node));
         }
-        int cores = Math.min(request.coresreq(), WHOLE_CARD_CORES);
+        int cores = request.grantedCores();
         // The walk answers as soon as it holds nums devices; with nums 0 it still needs one device that passes.
         int need = Math.max(request.nums(), 1);
         var on = new OnNode(node);

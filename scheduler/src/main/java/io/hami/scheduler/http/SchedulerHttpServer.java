@@ -19,8 +19,6 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import javax.net.ssl.KeyManager;
@@ -56,11 +54,11 @@ public final class SchedulerHttpServer implements AutoCloseable {
     }
 
     private final HttpServer server;
-    private final ExecutorService executor;
+    private final BoundedReads reads;
 
-    private SchedulerHttpServer(HttpServer server, ExecutorService executor) {
+    private SchedulerHttpServer(HttpServer server, BoundedReads reads) {
         this.server = server;
-        this.executor = executor;
+        this.reads = reads;
     }
 
     /** Seconds an idle kept-alive connection stays open: longer than Go's 90 s idle timeout in kube-scheduler's client. */
@@ -78,15 +76,35 @@ public final class SchedulerHttpServer implements AutoCloseable {
         }
     }
 
+    /** Largest /filter, /prioritize, /preempt and /webhook body: {@link ExtenderJson#MAX_BODY}, see the README. */
+    static final long EXTENDER_BODY = ExtenderJson.MAX_BODY;
+
+    /** Largest /bind body: ExtenderBindingArgs is four names and a UID, under 1 kB. */
+    static final long BIND_BODY = 64 * 1024;
+
+    /** Largest body of a GET endpoint, which reads none. */
+    static final long NO_BODY = 16 * 1024;
+
+    /** The largest of the limits above. */
+    static final long LARGEST_BODY = EXTENDER_BODY;
+
+    /** {@link #start(InetSocketAddress, Path, Path, Routes, RequestLimits)} with {@link RequestLimits#DEFAULTS}. */
+    public static SchedulerHttpServer start(InetSocketAddress address, Path cert, Path key, Routes routes)
+            throws IOException, GeneralSecurityException {
+        return start(address, cert, key, routes, RequestLimits.DEFAULTS);
+    }
+
     /**
      * Starts serving on {@code address}; with a certificate and key, over TLS, re-reading both files when
-     * they change.
+     * they change. Requests are read within {@code limits}.
      */
-    public static SchedulerHttpServer start(InetSocketAddress address, Path cert, Path key, Routes routes)
+    public static SchedulerHttpServer start(
+            InetSocketAddress address, Path cert, Path key, Routes routes, RequestLimits limits)
             throws IOException, GeneralSecurityException {
         // Without TCP_NODELAY a large filter answer waits ~40 ms for the client's delayed ACK.
         System.setProperty("sun.net.httpserver.nodelay", "true");
         keepIdleConnectionsLongerThanClients();
+        BoundedReads.boundHeadersAndConnections();
         HttpServer server;
         if (cert != null && key != null) {
             var https = HttpsServer.create(address, 0);
@@ -97,44 +115,44 @@ public final class SchedulerHttpServer implements AutoCloseable {
         } else {
             server = HttpServer.create(address, 0);
         }
-        server.createContext(
+        var reads = BoundedReads.on(server, limits, "extender");
+        reads.serve(
                 "/filter",
+                EXTENDER_BODY,
+                refusal(FilterResult::error),
                 post(
-                        ex -> json(
-                                ex,
-                                200,
-                                routes.filter().apply(ExtenderJson.read(ex.getRequestBody(), ExtenderArgs.class))),
+                        ExtenderArgs.class,
+                        args -> reply(200, routes.filter().apply(DistinctNames.of(args))),
                         FilterResult::error));
-        server.createContext(
+        reads.serve(
                 "/prioritize",
+                EXTENDER_BODY,
+                refusal(ErrorBody::new),
                 post(
-                        ex -> json(
-                                ex,
-                                200,
-                                routes.prioritize().apply(ExtenderJson.read(ex.getRequestBody(), ExtenderArgs.class))),
-                        msg -> new ErrorBody(msg)));
-        server.createContext(
+                        ExtenderArgs.class,
+                        args -> reply(200, routes.prioritize().apply(DistinctNames.of(args))),
+                        ErrorBody::new));
+        reads.serve(
                 "/bind",
-                post(
-                        ex -> json(
-                                ex,
-                                200,
-                                routes.bind().apply(ExtenderJson.read(ex.getRequestBody(), BindingArgs.class))),
-                        BindingResult::new));
+                BIND_BODY,
+                refusal(BindingResult::new),
+                post(BindingArgs.class, args -> reply(200, routes.bind().apply(args)), BindingResult::new));
         if (routes.preempt() != null) {
-            server.createContext(
+            reads.serve(
                     "/preempt",
+                    EXTENDER_BODY,
+                    refusal(PreemptionResult::error),
                     post(
-                            ex -> {
-                                var reply = routes.preempt()
-                                        .apply(ExtenderJson.read(ex.getRequestBody(), PreemptionArgs.class));
-                                json(ex, reply.status(), reply.body());
+                            PreemptionArgs.class,
+                            args -> {
+                                var answer = routes.preempt().apply(args);
+                                return reply(answer.status(), answer.body());
                             },
                             PreemptionResult::error));
         }
-        server.createContext("/webhook", routes.webhook());
-        server.createContext("/healthz", ex -> text(ex, 200, "ok"));
-        server.createContext("/readyz", ex -> {
+        reads.serve("/webhook", EXTENDER_BODY, BoundedReads.TEXT, routes.webhook());
+        reads.serve("/healthz", NO_BODY, BoundedReads.TEXT, ex -> text(ex, 200, "ok"));
+        reads.serve("/readyz", NO_BODY, BoundedReads.TEXT, ex -> {
             boolean ready = routes.ready().getAsBoolean();
             text(
                     ex,
@@ -143,11 +161,14 @@ public final class SchedulerHttpServer implements AutoCloseable {
                             ? "ok"
                             : "not ready: not the leader, or the informers have not listed the cluster yet or their watch is down");
         });
-        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-        server.setExecutor(executor);
         server.start();
-        LOG.info("serving extender on {}://{}", cert != null ? "https" : "http", server.getAddress());
-        return new SchedulerHttpServer(server, executor);
+        LOG.info(
+                "serving extender on {}://{}, requests read within {} (headers) and {} (body)",
+                cert != null ? "https" : "http",
+                server.getAddress(),
+                limits.headerTimeout(),
+                limits.bodyTimeout());
+        return new SchedulerHttpServer(server, reads);
     }
 
     public InetSocketAddress address() {
@@ -157,7 +178,7 @@ public final class SchedulerHttpServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(1);
-        executor.shutdownNow();
+        reads.close();
     }
 
     /** A body the endpoint cannot use. */
@@ -165,13 +186,20 @@ public final class SchedulerHttpServer implements AutoCloseable {
             @com.fasterxml.jackson.annotation.JsonProperty("Error")
             String error) {}
 
-    @FunctionalInterface
-    private interface Body {
-        void handle(HttpExchange ex) throws IOException, ExtenderJson.BadBodyException;
+    /** What a verb answers: a status and the value written as JSON. */
+    private record Reply(int status, Object body) {}
+
+    private static Reply reply(int status, Object body) {
+        return new Reply(status, body);
+    }
+
+    /** A refusal of the body limits, written as the verb's own result type carrying {@code Error}. */
+    private static BoundedReads.Refusal refusal(Function<String, Object> error) {
+        return (ex, status, message) -> json(ex, status, error.apply(message));
     }
 
     /** POST only; a bad body is answered with the verb's own result type carrying {@code Error}. */
-    private static HttpHandler post(Body body, Function<String, Object> error) {
+    private static <T> HttpHandler post(Class<T> type, Function<T, Reply> verb, Function<String, Object> error) {
         return ex -> {
             try (ex) {
                 if (!"POST".equals(ex.getRequestMethod())) {
@@ -180,7 +208,8 @@ public final class SchedulerHttpServer implements AutoCloseable {
                     return;
                 }
                 try {
-                    body.handle(ex);
+                    var answer = verb.apply(ExtenderJson.read(ex.getRequestBody(), type));
+                    json(ex, answer.status(), answer.body());
                 } catch (ExtenderJson.BadBodyException e) {
                     json(ex, e.status(), error.apply(e.getMessage()));
                 } catch (RuntimeException e) {

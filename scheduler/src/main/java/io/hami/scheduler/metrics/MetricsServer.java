@@ -3,6 +3,8 @@ package io.hami.scheduler.metrics;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.hami.scheduler.http.BoundedReads;
+import io.hami.scheduler.http.RequestLimits;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -12,8 +14,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 
 /**
  * Serves the scheduler's metrics on {@code /metrics} on its own port (upstream: {@code :9395}), so scraping needs
@@ -27,13 +28,16 @@ public final class MetricsServer implements AutoCloseable {
     private static final String TEXT = PrometheusTextFormatWriter.CONTENT_TYPE;
     private static final String OPEN_METRICS = OpenMetricsTextFormatWriter.CONTENT_TYPE;
 
+    /** Largest request body: the endpoints are GETs, which send none. */
+    private static final long NO_BODY = 16 * 1024;
+
     private final HttpServer server;
-    private final ExecutorService executor;
+    private final BoundedReads reads;
     private final InetSocketAddress address;
 
-    private MetricsServer(HttpServer server, ExecutorService executor) {
+    private MetricsServer(HttpServer server, BoundedReads reads) {
         this.server = server;
-        this.executor = executor;
+        this.reads = reads;
         this.address = server.getAddress();
     }
 
@@ -42,21 +46,41 @@ public final class MetricsServer implements AutoCloseable {
         return start(bind, Exposition.of(registry));
     }
 
-    /** Starts serving {@code exposition} at {@code bind}; port 0 picks a free port. */
+    /** Starts serving {@code exposition} at {@code bind} with the default request limits; port 0 picks a free port. */
     public static MetricsServer start(InetSocketAddress bind, Exposition exposition) throws IOException {
+        return start(bind, exposition, RequestLimits.DEFAULTS);
+    }
+
+    /**
+     * Starts serving {@code exposition} at {@code bind}, reading requests within {@code limits} as the extender does;
+     * port 0 picks a free port.
+     */
+    public static MetricsServer start(InetSocketAddress bind, Exposition exposition, RequestLimits limits)
+            throws IOException {
+        BoundedReads.boundHeadersAndConnections();
         HttpServer server = HttpServer.create(bind, 0);
+        // Requests are read on virtual threads under deadlines, so slow clients cannot hold the scrapes' threads.
+        var reads = BoundedReads.on(server, limits, "metrics");
         var fallback = new MetricsHandler(exposition.registry());
-        server.createContext("/metrics", exchange -> serve(exchange, exposition, fallback));
-        server.createContext("/-/healthy", MetricsServer::healthy);
         // Two scrapes at a time (two Prometheus replicas); more wait rather than each holding a body in memory.
-        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
-            var t = new Thread(r, "metrics-http");
-            t.setDaemon(true);
-            return t;
+        var scrapes = new Semaphore(2);
+        reads.serve("/metrics", NO_BODY, BoundedReads.TEXT, exchange -> {
+            try {
+                scrapes.acquire();
+            } catch (InterruptedException e) { // the server is closing
+                Thread.currentThread().interrupt();
+                exchange.close();
+                return;
+            }
+            try {
+                serve(exchange, exposition, fallback);
+            } finally {
+                scrapes.release();
+            }
         });
-        server.setExecutor(executor);
+        reads.serve("/-/healthy", NO_BODY, BoundedReads.TEXT, MetricsServer::healthy);
         server.start();
-        return new MetricsServer(server, executor);
+        return new MetricsServer(server, reads);
     }
 
     private static void serve(HttpExchange exchange, Exposition exposition, HttpHandler fallback) throws IOException {
@@ -128,6 +152,6 @@ public final class MetricsServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        executor.shutdownNow();
+        reads.close();
     }
 }

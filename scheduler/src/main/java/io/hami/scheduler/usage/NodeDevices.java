@@ -12,7 +12,9 @@ import java.util.Set;
 
 /**
  * A Node object's inventory as every vendor's discovery reads it: the one decode of a node, used for the nodes the
- * index follows and for the node objects filter is sent that it does not know (cluster-autoscaler templates).
+ * index follows and for the node objects filter is sent that it does not know (cluster-autoscaler templates). A
+ * register that claims more than the node's Allocatable ({@link RegisterCap}) is invalid, like one that does not
+ * decode.
  *
  * @param annotations the node's annotations
  * @param devices     per vendor keyword its devices
@@ -36,7 +38,10 @@ public record NodeDevices(
                 continue;
             }
             switch (b.discover(node)) {
-                case Discovery.Found f -> devices.put(b.vendor(), f.devices());
+                case Discovery.Found f ->
+                    RegisterCap.exceeded(node, b, f.devices())
+                            .ifPresentOrElse(
+                                    over -> invalid.put(b.vendor(), over), () -> devices.put(b.vendor(), f.devices()));
                 case Discovery.Invalid i -> invalid.put(b.vendor(), i.reason());
                 case Discovery.Absent a -> {}
             }

@@ -168,6 +168,8 @@ public final class AdmissionRules {
     /**
      * Upstream's {@code fitResourceQuota}: per vendor the larger of the app containers' sum and the largest init
      * container, against the namespace's room; a memory percentage counts as nothing here (it depends on the device).
+     * Cores count as granted (above 100 as 100), as the fit checks the quota, where upstream's webhook counts them as
+     * asked (docs/upstream.md#lenient-inputs).
      */
     private String overQuota(Pod pod, String namespace) {
         Map<String, QuotaRoom> rooms = quotaRooms.apply(namespace);
@@ -184,7 +186,7 @@ public final class AdmissionRules {
             for (Container c : pod.getSpec().getContainers()) {
                 ContainerRequest r = b.request(c);
                 appMem += (long) r.memreq() * r.nums();
-                appCores += (long) r.coresreq() * r.nums();
+                appCores += (long) r.grantedCores() * r.nums();
             }
             long initMem = 0;
             long initCores = 0;
@@ -193,7 +195,7 @@ public final class AdmissionRules {
                     : pod.getSpec().getInitContainers()) {
                 ContainerRequest r = b.request(c);
                 initMem = Math.max(initMem, (long) r.memreq() * r.nums());
-                initCores = Math.max(initCores, (long) r.coresreq() * r.nums());
+                initCores = Math.max(initCores, (long) r.grantedCores() * r.nums());
             }
             long mem = Math.max(appMem, initMem);
             long cores = Math.max(appCores, initCores);

@@ -7,10 +7,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hami.protocol.annotation.ProtocolKeys;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.SchedulingPolicy;
-import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
@@ -67,7 +67,7 @@ class BindCallsTest {
         bind(a); // a holds the lock until its plugin allocates it
 
         // once the informers have delivered the lock and a's decision, contention costs the pod read, nothing more
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .untilAsserted(() -> assertThat(bind(b)).isEqualTo(Map.of("get pods", 1L)));
         assertThat(f.get("b").getSpec().getNodeName()).isNull();
         assertThat(f.annotations("b")).doesNotContainKey(ProtocolKeys.VGPU_NODE);

@@ -3,6 +3,7 @@ package io.hami.scheduler.bind;
 import static io.hami.scheduler.SchedulerFixture.container;
 import static io.hami.scheduler.SchedulerFixture.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,6 +26,7 @@ import io.hami.protocol.codec.NodeLockCodec;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.BindingArgs;
@@ -153,16 +155,18 @@ class BindConcurrencyTest {
                 }));
             }
             workers.shutdown();
-            assertThat(workers.awaitTermination(5, TimeUnit.MINUTES)).isTrue();
+            assertThat(workers.awaitTermination(Patience.seconds(300).toSeconds(), TimeUnit.SECONDS))
+                    .isTrue();
             server.faults().clear();
             // Let the simulated plugins finish every bound pod, then check the cluster.
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (System.nanoTime() < deadline && !allocatingBound(admin).isEmpty()) {
-                Thread.sleep(100);
-            }
+            await("every bound pod allocated")
+                    .atMost(Patience.seconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> allocatingBound(admin).isEmpty());
             stop.set(true);
             allocator.shutdown();
-            assertThat(allocator.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(allocator.awaitTermination(Patience.seconds(10).toSeconds(), TimeUnit.SECONDS))
+                    .isTrue();
             b.close();
             clientA.close();
             clientB.close();
@@ -219,7 +223,7 @@ class BindConcurrencyTest {
             } catch (RuntimeException e) {
                 // a killed instance or an injected fault: kube-scheduler retries later
             }
-            sleep(20 + rnd.nextInt(80));
+            sleep(20 + rnd.nextInt(80)); // kube-scheduler's backoff, shortened: part of the load simulated
         }
         return false;
     }
@@ -247,7 +251,7 @@ class BindConcurrencyTest {
                         // injected fault or a concurrent change: try again next round
                     }
                 }
-                sleep(50);
+                sleep(50); // the plugins' pace: a poll, not a wait for one event
             }
         }
     }
@@ -327,11 +331,11 @@ class BindConcurrencyTest {
         }
     }
 
-    private static void awaitIndexed(SchedulerApp app) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (app.index().nodeNames().size() < NODES && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
+    private static void awaitIndexed(SchedulerApp app) {
+        await("every node indexed")
+                .atMost(Patience.seconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> app.index().nodeNames().size() >= NODES);
         assertThat(app.index().nodeNames()).hasSize(NODES);
     }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hami.kube.lock.LockOutcome;
 import io.hami.protocol.codec.NodeLock;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.BindingResult;
 import io.hami.scheduler.gang.GangWaits;
@@ -88,13 +89,13 @@ class GangBindTest {
                             .withName(held.name())
                             .get();
                     if (holder != null && "n1".equals(holder.getSpec().getNodeName())) {
-                        sleep(allocation.toMillis());
+                        sleep(allocation.toMillis()); // the allocation's duration: part of what is simulated
                         f.locks.release("n1", held.namespace(), held.name());
                         line.released("n1");
                         continue;
                     }
                 }
-                sleep(20);
+                sleep(20); // the plugins' poll of the node lock
             }
         });
     }
@@ -118,7 +119,7 @@ class GangBindTest {
             for (String g : List.of("g1", "g2", "g3")) {
                 int before = line.size("n1");
                 results.add(calls.submit(() -> binder.bind(args(g))));
-                await(g + " in line").atMost(Duration.ofSeconds(10)).until(() -> line.size("n1") == before + 1);
+                await(g + " in line").atMost(Patience.seconds(10)).until(() -> line.size("n1") == before + 1);
             }
 
             // A pod of no gang is refused at once, as before: it does not queue.
@@ -127,14 +128,16 @@ class GangBindTest {
             BindingResult solo = binder.bind(args("solo"));
             Duration soloTook = Duration.ofNanos(System.nanoTime() - start);
             assertThat(solo.error()).endsWith("node lock contention, retry later");
-            assertThat(soloTook).isLessThan(Duration.ofSeconds(2));
+            assertThat(soloTook)
+                    .as("not queued: far below the 20 s a member may wait")
+                    .isLessThan(Patience.seconds(2));
             assertThat(line.size("n1")).isEqualTo(3);
 
             var stop = new AtomicBoolean();
             Thread kubelet = plugins(f, line, stop, Duration.ofMillis(100));
             try {
                 for (var r : results) {
-                    BindingResult result = r.get(30, TimeUnit.SECONDS);
+                    BindingResult result = r.get(Patience.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
                     assertThat(result.ok())
                             .as("no gang member refused: %s", result.error())
                             .isTrue();
@@ -171,7 +174,7 @@ class GangBindTest {
             assertThat(r.error())
                     .isEqualTo("node n1 is locked by ns/holder since "
                             + f.locks.current("n1").time() + ": node lock contention, retry later");
-            assertThat(took).isBetween(Duration.ofMillis(600), Duration.ofSeconds(5));
+            assertThat(took).as("its 600 ms wait, not less").isBetween(Duration.ofMillis(600), Patience.seconds(5));
             assertThat(seen.gangWaits).containsExactly("Contended");
             assertThat(line.waiting("n1")).isFalse();
             assertThat(f.annotations("g1")).doesNotContainKey("hami.io/vgpu-node");
@@ -190,7 +193,7 @@ class GangBindTest {
 
             long start = System.nanoTime();
             assertThat(binder.bind(args("g1")).error()).endsWith("node lock contention, retry later");
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Patience.seconds(2));
             assertThat(seen.gangWaits).isEmpty();
         }
     }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.codec.JsonRegisterCodec;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -126,7 +127,7 @@ class UndecodablePodTest {
         runningPod("good", "n1");
         runningPod("victim", "n2");
         start();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() -> usedMem(app.index(), "n1") == 3000 && usedMem(app.index(), "n2") == 3000);
 
         // A type our model cannot take: containers as a string.
@@ -134,7 +135,7 @@ class UndecodablePodTest {
                 .inNamespace("default")
                 .withName("victim")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"containers\":\"x\"}}");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() ->
                         !app.index().snapshot("n2").orElseThrow().failClosed().isEmpty());
         assertThat(app.index().snapshot("n2").orElseThrow().failClosed().getFirst())
@@ -148,9 +149,9 @@ class UndecodablePodTest {
 
         // The watch still sees pods leave and arrive.
         client.pods().inNamespace("default").withName("good").delete();
-        await().atMost(Duration.ofSeconds(10)).until(() -> usedMem(app.index(), "n1") == 0);
+        await().atMost(Patience.seconds(30)).until(() -> usedMem(app.index(), "n1") == 0);
         runningPod("later", "n1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> usedMem(app.index(), "n1") == 3000);
+        await().atMost(Patience.seconds(30)).until(() -> usedMem(app.index(), "n1") == 3000);
         assertThat(app.index().snapshot("n1").orElseThrow().failClosed()).isEmpty();
         assertThat(readyz()).isEqualTo("200 ok");
 
@@ -163,7 +164,7 @@ class UndecodablePodTest {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertThat(deleted.statusCode()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() ->
                         app.index().snapshot("n2").orElseThrow().failClosed().isEmpty());
         assertThat(usedMem(app.index(), "n2")).isZero();
@@ -180,7 +181,7 @@ class UndecodablePodTest {
         runningPod("good", "n1");
         start();
         assertThat(readyz()).isEqualTo("200 ok");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() -> usedMem(app.index(), "n1") == 3000
                         && !app.index()
                                 .snapshot("n1")
@@ -202,22 +203,22 @@ class UndecodablePodTest {
         int port = server.port();
         client.close();
         server.close();
-        await().atMost(Duration.ofSeconds(10)).until(() -> readyz().startsWith("503"));
+        await().atMost(Patience.seconds(30)).until(() -> readyz().startsWith("503"));
         assertThat(readyz()).contains("watch");
         server = EmbeddedApiServer.start(port);
         client = server.newClient();
-        await().atMost(Duration.ofSeconds(30)).until(() -> readyz().equals("200 ok"));
+        await().atMost(Patience.seconds(30)).until(() -> readyz().equals("200 ok"));
     }
 
     @Test
     void anUndecodableNodeFailsClosedUntilItCanBeReadAgain() throws Exception {
         node("n1");
         start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> usedMem(app.index(), "n1") == 0);
+        await().atMost(Patience.seconds(30)).until(() -> usedMem(app.index(), "n1") == 0);
         client.genericKubernetesResources("v1", "Node")
                 .withName("n1")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"allocatable\":\"x\"}}");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() ->
                         !app.index().snapshot("n1").orElseThrow().failClosed().isEmpty());
         assertThat(app.index().snapshot("n1").orElseThrow().failClosed())
@@ -233,7 +234,7 @@ class UndecodablePodTest {
                 .patch(
                         PatchContext.of(PatchType.JSON_MERGE),
                         "{\"status\":{\"allocatable\":{\"nvidia.com/gpu\":\"10\"}}}");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() ->
                         app.index().snapshot("n1").orElseThrow().failClosed().isEmpty());
         assertThat(usedMem(app.index(), "n1")).isZero();

@@ -1,7 +1,9 @@
 package io.hami.scheduler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.hami.protocol.testing.Patience;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +11,24 @@ import org.junit.jupiter.api.Test;
 
 class WatchHorizonTest {
     static final Duration NONE = Duration.ZERO;
+    /** A waiter's own limit, and how long the test waits for its answer: only a lost wake-up takes that long. */
+    static final Duration WAKE_WITHIN = Patience.seconds(30);
+
+    /**
+     * A caller of {@code reached(version)} on a thread of its own, returned once it waits (parked with its deadline), so
+     * that what follows wakes it rather than finding the version already reached.
+     */
+    static CompletableFuture<Boolean> waiting(WatchHorizon horizon, String version) {
+        var answer = new CompletableFuture<Boolean>();
+        Thread caller =
+                Thread.ofPlatform().daemon().start(() -> answer.complete(horizon.reached(version, WAKE_WITHIN)));
+        await(version + "'s caller waiting")
+                .atMost(WAKE_WITHIN)
+                .pollInterval(Duration.ofMillis(5))
+                .until(() -> caller.getState() == Thread.State.TIMED_WAITING || answer.isDone());
+        assertThat(answer).as("waits: " + version + " is not reached yet").isNotDone();
+        return answer;
+    }
 
     @Test
     void nothingIsReachedBeforeTheFirstListEnds() {
@@ -51,11 +71,11 @@ class WatchHorizonTest {
     void aWaiterIsWokenByTheChangeItWaitsFor() throws Exception {
         var horizon = new WatchHorizon();
         horizon.listed("1");
-        var waiter = CompletableFuture.supplyAsync(() -> horizon.reached("5", Duration.ofSeconds(30)));
+        var waiter = waiting(horizon, "5");
         horizon.handled("4");
         horizon.handled("5");
 
-        assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(waiter.get(WAKE_WITHIN.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
     }
 
     @Test
@@ -63,6 +83,7 @@ class WatchHorizonTest {
         var horizon = new WatchHorizon();
         horizon.listed("1");
         assertThat(horizon.reached("2", Duration.ofMillis(10))).isFalse();
+        // Real time on purpose: the lag is what WatchHorizon measures, on System.nanoTime (no clock to inject).
         Thread.sleep(1_000);
         horizon.handled("2"); // version 2 took a second to come through
 
@@ -76,10 +97,9 @@ class WatchHorizonTest {
             horizon.handled(Integer.toString(v + 1));
         }
         assertThat(horizon.lag()).isLessThan(Duration.ofMillis(500));
-        var waiter = CompletableFuture.supplyAsync(() -> horizon.reached("100", Duration.ofSeconds(30)));
-        Thread.sleep(50);
+        var waiter = waiting(horizon, "100");
         horizon.handled("100");
-        assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(waiter.get(WAKE_WITHIN.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
     }
 
     @Test

@@ -330,6 +330,9 @@ class ExtenderHttpTest {
                                 io.hami.protocol.codec.JsonRegisterCodec.encode(java.util.List.of(new DeviceInfo(
                                         "GPU-t4", 0, 10, 16000, 100, "NVIDIA-Tesla T4", 0, "hami-core", true))))
                         .endMetadata()
+                        .withNewStatus()
+                        .addToAllocatable("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("10"))
+                        .endStatus()
                         .build())
                 .create();
         f.awaitNodes("t4-1");

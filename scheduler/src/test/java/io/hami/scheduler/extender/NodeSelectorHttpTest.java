@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.cluster.NodeSelector;
@@ -100,7 +101,7 @@ class NodeSelectorHttpTest {
     @Test
     void onlySelectedNodesAreHandshaken() {
         f.app.handshake().round();
-        await().atMost(Duration.ofSeconds(10)).until(() -> handshake("in") != null);
+        await().atMost(Patience.seconds(30)).until(() -> handshake("in") != null);
         assertThat(handshake("out")).isNull();
         assertThat(handshake("half")).isNull();
     }
@@ -111,7 +112,7 @@ class NodeSelectorHttpTest {
         label("late", Map.of("hami.io/pool", "gpu", "zone", "a"));
         f.awaitNodes("late");
         label("late", Map.of("hami.io/pool", "gpu"));
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() -> !f.app.index().nodeNames().contains("late"));
     }
 

@@ -404,12 +404,14 @@ class QuickFitEquivalenceTest {
             Vendor v = rnd.nextInt(2) == 0 ? VENDORS.getFirst() : VENDORS.get(rnd.nextInt(VENDORS.size()));
             limits.put(v.count(), new Quantity(String.valueOf(pick(rnd, 1, 1, 1, 2, 3))));
             if (v.percentage() != null && rnd.nextInt(4) == 0) {
-                limits.put(v.percentage(), new Quantity(String.valueOf(pick(rnd, 10, 50, 100))));
+                // above 100 and non-positive too: filter's two paths must read them alike
+                // (docs/upstream.md#lenient-inputs)
+                limits.put(v.percentage(), new Quantity(String.valueOf(pick(rnd, 10, 50, 100, 150, 101, 0, -1))));
             } else if (rnd.nextInt(4) != 0) {
                 limits.put(v.memory(), new Quantity(String.valueOf(pick(rnd, 1, 4, 20, 1000, 7000, 16000))));
             }
             if (rnd.nextInt(3) != 0) {
-                limits.put(v.cores(), new Quantity(String.valueOf(pick(rnd, 0, 1, 10, 50, 100))));
+                limits.put(v.cores(), new Quantity(String.valueOf(pick(rnd, 0, 1, 10, 50, 100, 120))));
             }
         }
         return new ContainerBuilder()

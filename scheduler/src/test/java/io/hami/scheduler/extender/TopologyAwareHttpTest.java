@@ -16,8 +16,8 @@ import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerFixture;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -113,7 +113,7 @@ class TopologyAwareHttpTest {
                 f.post("/bind", "{\"PodName\":\"" + pod + "\",\"PodNamespace\":\"default\",\"Node\":\"" + node + "\"}")
                         .body());
         assertThat(r.get("Error").asString()).isEmpty();
-        String allocated = await().atMost(Duration.ofSeconds(10))
+        String allocated = await().atMost(Patience.seconds(30))
                 .until(() -> f.annotations(pod).get("hami.io/vgpu-devices-allocated"), v -> v != null);
         return PodDevicesCodec.decode(allocated).containers().getFirst().stream()
                 .map(ContainerDevice::uuid)

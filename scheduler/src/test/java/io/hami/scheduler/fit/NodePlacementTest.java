@@ -87,7 +87,7 @@ class NodePlacementTest {
                 container("c", "nvidia.com/gpu", "4Gi"),
                 container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "4Gi"),
                 container("c", "nvidia.com/gpumem", "4Gi"),
-                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpucores", "150"),
+                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpucores", "2147483648"),
                 container("c", "hygon.com/hcunum", "1e18"))) {
             var p = pod(List.of(), List.of(c));
             PodRequest request = PodRequest.of(p, BACKENDS);

@@ -3,6 +3,7 @@ package io.hami.scheduler.gang;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hami.protocol.testing.Patience;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ class NodeLockQueueTest {
         assertThat(queue.awaitTurn(b, NodeLockQueue.deadline(Duration.ofSeconds(5))))
                 .as("the second's turn once the first left")
                 .isTrue();
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Patience.seconds(1));
         assertThat(queue.awaitTurn(c, NodeLockQueue.deadline(Duration.ofMillis(50))))
                 .isFalse();
         queue.leave(b);
@@ -62,6 +63,8 @@ class NodeLockQueueTest {
                 .isFalse();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
 
+        // Real time on purpose: the releases must come while the first waits, n2's before n1's, and NodeLockQueue
+        // waits on System.nanoTime deadlines (no clock to inject); a late releaser only makes "woken" longer.
         Thread releaser = Thread.ofVirtual().start(() -> {
             sleep(150);
             queue.released("n2"); // another node: not ours
@@ -75,7 +78,7 @@ class NodeLockQueueTest {
         releaser.join();
         assertThat(woken)
                 .as("woken by n1's release, not n2's, long before its deadline")
-                .isBetween(Duration.ofMillis(280), Duration.ofSeconds(5));
+                .isBetween(Duration.ofMillis(280), Patience.seconds(5));
         queue.leave(first);
     }
 
@@ -107,7 +110,8 @@ class NodeLockQueueTest {
         queue.leave(first);
         assertThat(gaps)
                 .as("each poll between half and one and a half of 200 ms (plus scheduling slack)")
-                .allSatisfy(g -> assertThat(g).isBetween(Duration.ofMillis(95), Duration.ofMillis(900)));
+                .allSatisfy(g -> assertThat(g)
+                        .isBetween(Duration.ofMillis(95), Duration.ofMillis(300).plus(Patience.millis(600))));
     }
 
     @Test
@@ -136,7 +140,8 @@ class NodeLockQueueTest {
                 }
             });
         }
-        assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(done.await(Patience.seconds(20).toMillis(), TimeUnit.MILLISECONDS))
+                .isTrue();
         assertThat(order).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
         assertThat(queue.waiting("n1")).isFalse();
     }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.extender.BindingArgs;
@@ -54,7 +55,7 @@ class LeaderElectionTest {
         try (var server = EmbeddedApiServer.start()) {
             var a = replica(server, "replica-a");
             var b = replica(server, "replica-b");
-            await().atMost(Duration.ofSeconds(20)).until(() -> a.isLeader() || b.isLeader());
+            await().atMost(Patience.seconds(30)).until(() -> a.isLeader() || b.isLeader());
             var leader = a.isLeader() ? a : b;
             var follower = leader == a ? b : a;
             assertThat(follower.isLeader()).isFalse();
@@ -86,7 +87,7 @@ class LeaderElectionTest {
             assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(leader == a ? "replica-a" : "replica-b");
 
             leader.close();
-            await().atMost(Duration.ofSeconds(30)).until(follower::isLeader);
+            await().atMost(Patience.seconds(30)).until(follower::isLeader);
             assertThat(readyz(follower)).isEqualTo(200);
             follower.close();
         }
@@ -98,10 +99,10 @@ class LeaderElectionTest {
             // Before, both took the hostname as identity, and each took the Lease held under it as its own.
             var a = replica(server, ElectionIdentity.of(null, "same-host"));
             var b = replica(server, ElectionIdentity.of(null, "same-host"));
-            await().atMost(Duration.ofSeconds(20)).until(() -> a.isLeader() || b.isLeader());
+            await().atMost(Patience.seconds(30)).until(() -> a.isLeader() || b.isLeader());
             // over several retry periods (2 s) of the other replica, it never takes the Lease as its own
             await().during(Duration.ofSeconds(6))
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Patience.seconds(10))
                     .until(() -> !(a.isLeader() && b.isLeader()));
             a.close();
             b.close();

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.extender.ExtenderArgs;
@@ -96,7 +97,7 @@ class LeaderFollowTest {
                     .create();
             try (var a = replica(server, "pod-a");
                     var b = replica(server, "pod-b")) {
-                await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+                await().atMost(Patience.seconds(30)).until(a::isLeader);
                 assertThat(b.isLeader()).isFalse();
                 assertThat(LeaderElectionTest.readyz(a)).isEqualTo(200);
                 assertThat(LeaderElectionTest.readyz(b)).isEqualTo(200);
@@ -119,7 +120,7 @@ class LeaderFollowTest {
                         .inNamespace(NS)
                         .resource(lease("pod-b_77e0", Instant.now(), 60))
                         .update();
-                await().atMost(Duration.ofSeconds(10)).until(() -> b.isLeader() && !a.isLeader());
+                await().atMost(Patience.seconds(30)).until(() -> b.isLeader() && !a.isLeader());
                 assertThat(b.extender()
                                 .filter(new ExtenderArgs(pod, null, List.of("n")))
                                 .error())
@@ -130,7 +131,7 @@ class LeaderFollowTest {
                         .inNamespace(NS)
                         .resource(lease("pod-b_77e0", Instant.now().minusSeconds(59), 60))
                         .update();
-                await().atMost(Duration.ofSeconds(10)).until(() -> !b.isLeader() && !a.isLeader());
+                await().atMost(Patience.seconds(30)).until(() -> !b.isLeader() && !a.isLeader());
             }
         }
     }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.codec.JsonRegisterCodec;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -66,7 +67,7 @@ class ContainerMetricsSwitchTest {
                     base.replica(),
                     new SchedulerApp.Settings.Metrics(null, base.metrics().version(), containerMetrics));
             try (var _ = SchedulerApp.start(client, settings, registry, Clock.systemUTC())) {
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Patience.seconds(30))
                         .until(() -> Scrape.samples(registry, "hami_gpu_memory_allocated_bytes")
                                 .contains(DEVICE));
                 return Scrape.text(registry);

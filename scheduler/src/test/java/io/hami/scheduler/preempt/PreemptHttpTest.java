@@ -10,9 +10,9 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.PodDevices;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.SchedulingPolicy;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -41,7 +41,7 @@ class PreemptHttpTest {
         v2 = running("v2", "pre-1", "GPU-p1", 10000);
         v3 = running("v3", "pre-2", "GPU-q0", 4000);
         running("stays", "pre-2", "GPU-q0", 4000);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(30))
                 .until(() -> f.app.index()
                                         .current("pre-2")
                                         .view()

@@ -14,6 +14,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.fit.QuotaRoom;
 import io.hami.protocol.fit.Reasons;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.ExtenderArgs;
@@ -119,7 +120,7 @@ class QuotaTest {
             Pod tooBig = s.pod("too-big", container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "12000"));
             var args = new ExtenderArgs(tooBig, null, List.of("n1", "n2"));
             // the quota reaches the scheduler through its informer
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Patience.seconds(30))
                     .until(() -> s.app.extender().filter(args).nodeNames().isEmpty());
             assertThat(s.app.extender().filter(args).failedNodes())
                     .containsExactly(
@@ -159,21 +160,23 @@ class QuotaTest {
         }
     }
 
-    /** Binds, retrying while the node is locked by an earlier bind (no plugin here releases it, so unlock as one would). */
-    private static boolean bindRetryingLockContention(SchedulerFixture s, String pod, String node) throws Exception {
-        for (int attempt = 0; attempt < 500; attempt++) {
-            String error = s.app.binder()
-                    .bind(new BindingArgs(pod, "default", "", node))
-                    .error();
-            if (error == null || error.isEmpty()) {
-                new NodeLockClient(s.client, Duration.ofMinutes(5), Clock.systemUTC()).release(node, "default", pod);
-                return true;
-            }
-            if (error.contains(Reasons.RESOURCE_QUOTA_NOT_FIT)) {
-                return false;
-            }
-            Thread.sleep(20);
+    /**
+     * Binds, retrying while the node is locked by an earlier bind (no plugin here releases it, so unlock as one would):
+     * true once bound, false when refused for the quota.
+     */
+    private static boolean bindRetryingLockContention(SchedulerFixture s, String pod, String node) {
+        String error = await("pod " + pod + " bound to " + node + " or refused for the quota")
+                .atMost(Patience.seconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(
+                        () -> s.app.binder()
+                                .bind(new BindingArgs(pod, "default", "", node))
+                                .error(),
+                        e -> e == null || e.isEmpty() || e.contains(Reasons.RESOURCE_QUOTA_NOT_FIT));
+        if (error != null && !error.isEmpty()) {
+            return false;
         }
-        throw new AssertionError("pod " + pod + " never got node " + node);
+        new NodeLockClient(s.client, Duration.ofMinutes(5), Clock.systemUTC()).release(node, "default", pod);
+        return true;
     }
 }

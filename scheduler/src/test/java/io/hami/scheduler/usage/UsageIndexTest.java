@@ -66,6 +66,27 @@ class UsageIndexTest {
         return out;
     }
 
+    /**
+     * docs/upstream.md#pod-device-strings: upstream's decoder keeps the piece after the final {@code ;}, so its plugin
+     * writes a consumed one-container value as {@code ;;} (ours {@code ;}) and may add an empty entry to any value;
+     * usage reads every such form of the same allocation alike.
+     */
+    @Test
+    void upstreamsFormsOfOneAllocationCountTheSame() {
+        var ours = PodUsage.of(pod("a", "n1", "G1,NVIDIA,1000,10:;", "Running"), BACKENDS);
+        assertThat(ours).isInstanceOf(PodUsage.Counted.class);
+        for (String upstream : List.of("G1,NVIDIA,1000,10:;;", "G1,NVIDIA,1000,10:")) {
+            assertThat(PodUsage.of(pod("a", "n1", upstream, "Running"), BACKENDS))
+                    .as(upstream)
+                    .isEqualTo(ours);
+        }
+        for (String consumed : List.of(";", ";;", ";;;", "")) {
+            assertThat(PodUsage.of(pod("a", "n1", consumed, "Running"), BACKENDS))
+                    .as(consumed)
+                    .isInstanceOf(PodUsage.NotCounted.class);
+        }
+    }
+
     @Test
     void countsRunningAndPendingPodsAndForgetsFinishedOnes() {
         var index = indexWithTwoNodes();

@@ -214,20 +214,87 @@ class AdmissionRulesTest {
                 "nvidia.com/gpu|2147483648|\"2147483648\" is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)",
                 "nvidia.com/gpu|4Gi|\"4Gi\" (4294967296) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)",
                 "nvidia.com/gpumem|4Gi|\"4Gi\" (4294967296) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (MiB)",
-                "nvidia.com/gpucores|101|\"101\" is out of range; NVIDIA takes a whole number from 0 to 100 (percent of a device)",
+                "nvidia.com/gpucores|2147483648|\"2147483648\" is out of range; NVIDIA takes a whole number from 0 to 2147483647 (percent of a device; above 100 counts as 100)",
+                "nvidia.com/gpucores|-1|\"-1\" is out of range; NVIDIA takes a whole number from 0 to 2147483647 (percent of a device; above 100 counts as 100)",
                 "cambricon.com/vmlu|2147483648|\"2147483648\" is out of range; MLU takes a whole number from 0 to 2147483647 (devices)",
                 "cambricon.com/mlu.smlu.vmemory|8388608|\"8388608\" is out of range; MLU takes a whole number from 0 to 8388607 (units of 256 MiB)",
-                "cambricon.com/mlu.smlu.vcore|150|\"150\" is out of range; MLU takes a whole number from 0 to 100 (percent of a device)",
+                "cambricon.com/mlu.smlu.vcore|4Gi|\"4Gi\" (4294967296) is out of range; MLU takes a whole number from 0 to 2147483647 (percent of a device; above 100 counts as 100)",
+                "cambricon.com/mlu.smlu.vcore|-5|\"-5\" is out of range; MLU takes a whole number from 0 to 2147483647 (percent of a device; above 100 counts as 100)",
                 "mthreads.com/vgpu|4Gi|\"4Gi\" (4294967296) is out of range; Mthreads takes a whole number from 0 to 2147483647 (devices)",
                 "mthreads.com/sgpu-memory|4194304|\"4194304\" is out of range; Mthreads takes a whole number from 0 to 4194303 (units of 512 MiB)",
                 "hygon.com/hcunum|1e10|\"1e10\" (10000000000) is out of range; HCU takes a whole number from 0 to 2147483647 (devices)",
                 "hygon.com/hcumem|2147483648|\"2147483648\" is out of range; HCU takes a whole number from 0 to 2147483647 (MiB)",
-                "hygon.com/hcucores|101|\"101\" is out of range; HCU takes a whole number from 0 to 100 (percent of a device)",
+                "hygon.com/hcucores|1e10|\"1e10\" (10000000000) is out of range; HCU takes a whole number from 0 to 2147483647 (percent of a device; above 100 counts as 100)",
+                "hygon.com/hcumem|16Gi|\"16Gi\" (17179869184) is out of range; HCU takes a whole number from 0 to 2147483647 (MiB)",
+                "hygon.com/hcumem|1.5|\"1.5\" is not a whole number; HCU takes a whole number from 0 to 2147483647 (MiB)",
+                "nvidia.com/gpumem|16Gi|\"16Gi\" (17179869184) is out of range; NVIDIA takes a whole number from 0 to 2147483647 (MiB)",
+                "nvidia.com/gpumem|16.0Gi|\"16.0Gi\" is not a whole number; NVIDIA takes a whole number from 0 to 2147483647 (MiB)",
+                "nvidia.com/gpu|-1|\"-1\" is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)",
+                "nvidia.com/gpu|4294967297|\"4294967297\" is out of range; NVIDIA takes a whole number from 0 to 2147483647 (devices)",
             })
     void quantitiesAVendorCannotRepresentAreRefusedNamingTheResourceAndTheLimit(
             String resource, String quantity, String why) {
         assertThat(denied(pod(container("main", resource, quantity))))
                 .isEqualTo("container main: " + resource + " " + why);
+    }
+
+    /**
+     * docs/upstream.md#lenient-inputs: a memory percentage outside 0..100 is refused as upstream's webhook refuses it
+     * (filter and bind, for a pod admitted elsewhere, clamp it as upstream's requests do).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"150", "101", "-1", "4294967346", "50.5"})
+    void aMemoryPercentageOutsideZeroToHundredIsRefusedAsUpstreamsWebhookDoes(String percentage) {
+        String shown = percentage.equals("50.5") ? "is not a whole number" : "is out of range";
+        assertThat(denied(pod(container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem-percentage", percentage))))
+                .isEqualTo("container c: nvidia.com/gpumem-percentage \"" + percentage + "\" " + shown
+                        + "; NVIDIA takes a whole number from 0 to 100 (percent of a device's memory)");
+    }
+
+    /** docs/upstream.md#lenient-inputs: what upstream's webhook and requests accept safely, ours accepts too. */
+    @Test
+    void coresAboveAWholeDeviceAndKiloQuantitiesAreAdmittedAsUpstreamAdmitsThem() {
+        for (var c : java.util.List.of(
+                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpucores", "120"),
+                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpucores", "2147483647"),
+                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem", "3k"),
+                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem-percentage", "0"),
+                container("c", "nvidia.com/gpu", "1", "nvidia.com/gpumem-percentage", "100"),
+                container("c", "cambricon.com/vmlu", "1", "cambricon.com/mlu.smlu.vcore", "150"),
+                container("c", "hygon.com/hcunum", "1", "hygon.com/hcucores", "101", "hygon.com/hcumem", "3k"),
+                container(
+                        "c",
+                        "mthreads.com/vgpu",
+                        "1",
+                        "mthreads.com/sgpu-memory",
+                        "2",
+                        "mthreads.com/sgpu-core",
+                        "120"))) {
+            Pod out = allowed(pod(c));
+            assertThat(out.getSpec().getSchedulerName())
+                    .as("%s", c.getResources())
+                    .isEqualTo("hami-scheduler");
+            // the pod's quantities stay as written: only defaults are added
+            assertThat(limits(out, 0)).containsAllEntriesOf(c.getResources().getLimits());
+        }
+    }
+
+    /** Quota counts cores as the fit grants them (above 100 as 100), so the webhook and filter agree. */
+    @Test
+    void quotaCountsCoresAboveAWholeDeviceAsAWholeDevice() {
+        var quoted = new AdmissionRules(
+                DeviceBackends.load(DeviceConfig.DEFAULTS),
+                "hami-scheduler",
+                ns -> Map.of("NVIDIA", new QuotaRoom(Long.MAX_VALUE, 200)));
+        Pod twoWhole = pod(container("c", "nvidia.com/gpu", "2", "nvidia.com/gpucores", "120"));
+        assertThat(quoted.review(twoWhole)).isInstanceOf(AdmissionRules.Verdict.Allowed.class);
+        Pod three = pod(container("c", "nvidia.com/gpu", "3", "nvidia.com/gpucores", "120"));
+        assertThat(quoted.review(three))
+                .isInstanceOfSatisfying(
+                        AdmissionRules.Verdict.Denied.class,
+                        d -> assertThat(d.message())
+                                .startsWith(
+                                        "exceeding resource quota: the pod asks for 0 MiB and 300 cores of NVIDIA"));
     }
 
     @Test

@@ -123,6 +123,48 @@ class WebhookHttpTest {
         assertThat(out.getStatus().getMessage()).startsWith("pod sets annotation hami.io/bind-phase");
     }
 
+    static io.fabric8.kubernetes.api.model.Pod podWith(String... resources) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(container("c", resources))
+                .endSpec()
+                .build();
+    }
+
+    /** docs/upstream.md#lenient-inputs over HTTP: admitted as upstream admits them, or refused naming key, value, range. */
+    @Test
+    void lenientInputsAreAdmittedOrRefusedAsTheListSays() throws Exception {
+        for (var admitted : java.util.List.of(
+                podWith("nvidia.com/gpu", "1", "nvidia.com/gpucores", "120"),
+                podWith("nvidia.com/gpu", "1", "nvidia.com/gpumem", "3k"),
+                podWith("hygon.com/hcunum", "1", "hygon.com/hcucores", "101"))) {
+            var out = review(admitted).getResponse();
+            assertThat(out.getAllowed()).as("%s", admitted.getSpec()).isTrue();
+            String patch = new String(Base64.getDecoder().decode(out.getPatch()), StandardCharsets.UTF_8);
+            assertThat(patch)
+                    .contains("\"value\":\"hami-scheduler\"")
+                    .doesNotContain("/resources/limits/nvidia.com~1gpucores");
+        }
+        var refused = java.util.Map.of(
+                podWith("nvidia.com/gpu", "1", "nvidia.com/gpumem-percentage", "150"),
+                "container c: nvidia.com/gpumem-percentage \"150\" is out of range; NVIDIA takes a whole number from 0"
+                        + " to 100 (percent of a device's memory)",
+                podWith("nvidia.com/gpu", "1", "nvidia.com/gpumem", "16Gi"),
+                "container c: nvidia.com/gpumem \"16Gi\" (17179869184) is out of range; NVIDIA takes a whole number"
+                        + " from 0 to 2147483647 (MiB)",
+                podWith("nvidia.com/gpu", "4294967297"),
+                "container c: nvidia.com/gpu \"4294967297\" is out of range; NVIDIA takes a whole number from 0 to"
+                        + " 2147483647 (devices)");
+        for (var e : refused.entrySet()) {
+            var out = review(e.getKey()).getResponse();
+            assertThat(out.getAllowed()).isFalse();
+            assertThat(out.getStatus().getMessage()).isEqualTo(e.getValue());
+        }
+    }
+
     @Test
     void answersUnreadableReviewsWith400AndAReasonEach() throws Exception {
         assertThat(f.post("/webhook", "{not json")).satisfies(r -> {

@@ -10,7 +10,7 @@ import io.hami.plugin.vendor.LibraryPluginFactory;
 /** Service-provider entry of the Cambricon MLU plugin ({@code --backend cambricon}): CNDev, then the cards. */
 public final class CambriconPluginFactory extends LibraryPluginFactory<Cndev> {
     public CambriconPluginFactory() {
-        super("cambricon", Cndev.SONAME, Cndev::open, Cndev::open);
+        super("cambricon", CambriconKeys.VENDOR, Cndev.SONAME, Cndev::open, Cndev::open);
     }
 
     @Override

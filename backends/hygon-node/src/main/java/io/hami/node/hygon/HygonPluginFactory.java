@@ -15,7 +15,7 @@ import io.hami.plugin.vendor.ReplicaSharing;
  */
 public final class HygonPluginFactory extends LibraryPluginFactory<RocmSmi> {
     public HygonPluginFactory() {
-        super("hygon", RocmSmi.SONAME, RocmSmi::open, RocmSmi::open);
+        super("hygon", HygonKeys.VENDOR, RocmSmi.SONAME, RocmSmi::open, RocmSmi::open);
     }
 
     @Override

@@ -10,7 +10,7 @@ import io.hami.plugin.vendor.LibraryPluginFactory;
 /** Service-provider entry of the Moore Threads plugin ({@code --backend mthreads}): MTML, then the cards. */
 public final class MthreadsPluginFactory extends LibraryPluginFactory<Mtml> {
     public MthreadsPluginFactory() {
-        super("mthreads", Mtml.SONAME, Mtml::open, Mtml::open);
+        super("mthreads", MthreadsKeys.VENDOR, Mtml.SONAME, Mtml::open, Mtml::open);
     }
 
     @Override

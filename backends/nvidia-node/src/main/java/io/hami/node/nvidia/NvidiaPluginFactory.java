@@ -21,7 +21,7 @@ public final class NvidiaPluginFactory extends LibraryPluginFactory<Nvml> {
     private static final Logger LOG = LoggerFactory.getLogger(NvidiaPluginFactory.class);
 
     public NvidiaPluginFactory() {
-        super("nvidia", Nvml.SONAME, Nvml::open, Nvml::open);
+        super("nvidia", NvidiaKeys.VENDOR, Nvml.SONAME, Nvml::open, Nvml::open);
     }
 
     @Override

@@ -4,19 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hami.plugin.PluginApp;
+import io.hami.plugin.PluginProcess;
 import io.hami.plugin.PluginStartException;
+import io.hami.plugin.config.LibraryRetry;
 import io.hami.plugin.testing.MockVendor;
 import io.hami.plugin.testing.PluginRun;
 import io.hami.plugin.testing.TestCluster;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A vendor library that is missing, damaged or fails must stop the start with a clear error, never hang or crash. */
+/**
+ * A vendor library that is missing, damaged or fails stops {@link PluginApp#start} (the embedding API, and
+ * {@code hami plugin --exit-on-library-error}) with a clear error, never a hang or a crash. {@code hami plugin} itself
+ * runs a {@link PluginProcess}, which waits for such a library instead ({@link VendorLibraryWaitTest}); any other
+ * start failure still fails it at once.
+ */
 @Timeout(30)
 class StartupFailureTest {
     @TempDir
@@ -100,6 +111,39 @@ class StartupFailureTest {
                     .isInstanceOf(PluginStartException.class)
                     .hasMessage("the hygon plugin cannot use its vendor library: hydmi library " + hydmi
                             + " is empty (0 bytes)");
+        }
+        assertThat(root.resolve("dp")).doesNotExist();
+    }
+
+    @Test
+    void theProcessWaitsForAMissingLibraryButAPortInUseStillFailsItsStartAtOnce() throws Exception {
+        Files.createDirectories(root.resolve("empty"));
+        PluginApp.Settings s = new PluginApp.Settings(
+                "nvidia",
+                "n1",
+                null,
+                root.resolve("dp"),
+                root.resolve("empty"),
+                io.hami.protocol.config.DeviceConfig.DEFAULTS,
+                io.hami.plugin.config.Sharing.NONE,
+                io.hami.plugin.config.HostPaths.under(root),
+                PluginRun.FAST);
+        LibraryRetry oncePerMinute =
+                new LibraryRetry(Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ofHours(1));
+        try (TestCluster cluster = new TestCluster()) {
+            try (PluginProcess waiting =
+                    PluginProcess.start(cluster.client(), s, Clock.systemUTC(), Optional.empty(), oncePerMinute)) {
+                assertThat(waiting.app()).isEmpty();
+                assertThat(waiting.failedAttempts()).isEqualTo(1);
+                assertThat(waiting.awaitStarted(Duration.ZERO)).isFalse();
+            }
+            try (var taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                var bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), taken.getLocalPort());
+                assertThatThrownBy(() -> PluginProcess.start(
+                                cluster.client(), s, Clock.systemUTC(), Optional.of(bind), oncePerMinute))
+                        .isInstanceOf(PluginStartException.class)
+                        .hasMessageContaining("(--metrics-bind-address)");
+            }
         }
         assertThat(root.resolve("dp")).doesNotExist();
     }

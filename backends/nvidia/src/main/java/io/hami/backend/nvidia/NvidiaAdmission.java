@@ -3,6 +3,7 @@ package io.hami.backend.nvidia;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.protocol.quantity.ContainerResources;
+import io.hami.protocol.quantity.QuantityLimit;
 import io.hami.protocol.quantity.ResourceAmount;
 import io.hami.protocol.spi.Admission;
 import java.util.HashMap;
@@ -20,16 +21,21 @@ final class NvidiaAdmission {
 
     private NvidiaAdmission() {}
 
+    /**
+     * The percentages the webhook admits, as upstream's webhook: 0 to 100. Requests read more leniently (above 100 as
+     * 100, non-positive as none, as upstream's request generation does), so a pod admitted elsewhere still places.
+     */
+    static QuantityLimit percentageLimit(NvidiaConfig cfg) {
+        return new QuantityLimit(cfg.resources().resourceMemoryPercentageName(), 100, "percent of a device's memory");
+    }
+
     static Admission admit(Container c, NvidiaConfig cfg) {
         Map<String, Quantity> limits = limits(c);
         String pctName = cfg.resources().resourceMemoryPercentageName();
         ResourceAmount pct = ContainerResources.read(c, pctName);
-        if (pct.present()
-                && (pct.int64().isEmpty()
-                        || pct.int64().getAsLong() < 0
-                        || pct.int64().getAsLong() > 100)) {
-            return new Admission.Rejected("invalid " + pctName + " value " + text(c, pctName) + " in container "
-                    + c.getName() + ": must be an integer between 0 and 100");
+        var badPercentage = percentageLimit(cfg).refusal(c, NvidiaKeys.VENDOR);
+        if (badPercentage.isPresent()) {
+            return new Admission.Rejected(badPercentage.get());
         }
         var env = new HashMap<String, String>();
         var set = new HashMap<String, String>();

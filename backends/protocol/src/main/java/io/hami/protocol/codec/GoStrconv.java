@@ -1,5 +1,6 @@
 package io.hami.protocol.codec;
 
+import io.hami.protocol.device.DeviceInfo;
 import java.util.OptionalLong;
 
 /**
@@ -57,6 +58,18 @@ final class GoStrconv {
      */
     static OptionalLong parseNonNegativeInt32(String s) {
         return parseInt(s, 0, Integer.MAX_VALUE);
+    }
+
+    /** What {@link #parseNumaNode} accepts, for error messages. */
+    static final String NUMA_NODE = "-1 (no NUMA node known) or " + NON_NEGATIVE_INT32;
+
+    /**
+     * A NUMA node: a non-negative int32, or {@link DeviceInfo#NO_NUMA} (-1), which upstream's
+     * plugins write when the library knows no NUMA node for a device (design D9). Anything below -1 is no writer's
+     * value and is refused like any other negative number.
+     */
+    static OptionalLong parseNumaNode(String s) {
+        return parseInt(s, DeviceInfo.NO_NUMA, Integer.MAX_VALUE);
     }
 
     /** Go's {@code strconv.ParseBool}: 1 t T TRUE true True 0 f F FALSE false False; null when invalid. */

@@ -12,7 +12,8 @@ import tools.jackson.databind.JsonNode;
  * The JSON register annotation (NVIDIA's): a JSON array byte-compatible with Go's {@code encoding/json}
  * (docs/upstream.md#json-register). Key order {@code id, index, count, devmem, devcore, type, numa,
  * mode, health}; zero values omitted; keys read case-insensitively; unknown keys ignored; every number a
- * non-negative int32.
+ * non-negative int32, except {@code numa}, which may also be -1 (none known, design D9) and is then written as
+ * {@code "numa":-1}, as Go writes it.
  */
 public final class JsonRegisterCodec {
     private static final List<String> KEYS =
@@ -106,11 +107,11 @@ public final class JsonRegisterCodec {
                 case "type" -> type = string(key, v);
                 case "mode" -> mode = string(key, v);
                 // Every number is a non-negative int32 (GoStrconv.parseNonNegativeInt32 says why).
-                case "index" -> index = integer(key, v);
-                case "count" -> count = integer(key, v);
-                case "devmem" -> devmem = integer(key, v);
-                case "devcore" -> devcore = integer(key, v);
-                case "numa" -> numa = integer(key, v);
+                case "index" -> index = integer(key, v, 0, GoStrconv.NON_NEGATIVE_INT32);
+                case "count" -> count = integer(key, v, 0, GoStrconv.NON_NEGATIVE_INT32);
+                case "devmem" -> devmem = integer(key, v, 0, GoStrconv.NON_NEGATIVE_INT32);
+                case "devcore" -> devcore = integer(key, v, 0, GoStrconv.NON_NEGATIVE_INT32);
+                case "numa" -> numa = integer(key, v, DeviceInfo.NO_NUMA, GoStrconv.NUMA_NODE);
                 case "health" -> {
                     if (!v.isBoolean()) {
                         throw invalid(key, v, "a boolean");
@@ -128,13 +129,14 @@ public final class JsonRegisterCodec {
             return GoJson.sanitize(v.stringValue()); // Go reads an invalid surrogate escape as U+FFFD
         }
 
-        private int integer(String key, JsonNode v) throws AnnotationFormatException {
+        /** An integer from {@code min} to MaxInt32; {@code want} says so in the error. */
+        private int integer(String key, JsonNode v, int min, String want) throws AnnotationFormatException {
             // Go rejects 1.0 and 1e2 for integer fields, as Jackson's integral-number check does.
             if (!v.isIntegralNumber()
                     || !v.canConvertToLong()
-                    || v.longValue() < 0
+                    || v.longValue() < min
                     || v.longValue() > Integer.MAX_VALUE) {
-                throw invalid(key, v, GoStrconv.NON_NEGATIVE_INT32);
+                throw invalid(key, v, want);
             }
             return (int) v.longValue();
         }

@@ -9,7 +9,8 @@ import java.util.List;
  * The legacy colon form of a node register annotation (docs/upstream.md#colon-form):
  * devices {@code id,count,devmem,devcore,type,numa,health[,index,mode]}, each ended by {@code :}.
  * Readers accept 7 or 9 fields; the writer always emits 9. One malformed device invalidates the value, and so
- * does a negative or overflowing number.
+ * does a negative or overflowing number, except a NUMA node of -1 (none known, design D9), which reads and writes as
+ * {@code -1}.
  */
 public final class LegacyRegisterCodec {
     /** Mode of a 7-field device, which predates the field. */
@@ -45,7 +46,7 @@ public final class LegacyRegisterCodec {
         if (health == null) {
             throw invalid("health", n, f[6], "true or false");
         }
-        int numa = int32(f[5], "numa", n);
+        int numa = numaNode(f[5], n);
         int index = 0;
         String mode = DEFAULT_MODE;
         if (f.length == 9) {
@@ -59,6 +60,14 @@ public final class LegacyRegisterCodec {
         var v = GoStrconv.parseNonNegativeInt32(text);
         if (v.isEmpty()) {
             throw invalid(field, n, text, GoStrconv.NON_NEGATIVE_INT32);
+        }
+        return (int) v.getAsLong();
+    }
+
+    private static int numaNode(String text, int n) throws AnnotationFormatException {
+        var v = GoStrconv.parseNumaNode(text);
+        if (v.isEmpty()) {
+            throw invalid("numa", n, text, GoStrconv.NUMA_NODE);
         }
         return (int) v.getAsLong();
     }

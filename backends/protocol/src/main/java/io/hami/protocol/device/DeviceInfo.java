@@ -12,12 +12,19 @@ import java.util.Objects;
  * @param devmem  device memory in MiB
  * @param devcore compute capacity, 100 for a whole card (Moore Threads: 16)
  * @param type    model string, for example {@code NVIDIA-Tesla V100-PCIE-32GB}
- * @param numa    NUMA node
+ * @param numa    NUMA node, or {@link #NO_NUMA} when the device's library knows none
  * @param mode    sharing mode, for example {@code hami-core}; may be empty
  * @param health  whether the device plugin reported the device healthy
  */
 public record DeviceInfo(
         String id, int index, int count, int devmem, int devcore, String type, int numa, String mode, boolean health) {
+    /**
+     * The NUMA node of a device whose library knows none (upstream's plugins write {@code "numa":-1}): no NUMA
+     * affinity, never a reason to leave the node out (design D9). Under {@code nvidia.com/numa-bind} such devices
+     * group with each other, as upstream's walk compares them (docs/upstream.md#fit).
+     */
+    public static final int NO_NUMA = -1;
+
     public DeviceInfo {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");

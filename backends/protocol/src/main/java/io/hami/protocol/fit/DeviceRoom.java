@@ -1,5 +1,6 @@
 package io.hami.protocol.fit;
 
+import io.hami.protocol.device.ContainerRequest;
 import io.hami.protocol.device.DeviceInfo;
 
 /**
@@ -9,7 +10,7 @@ import io.hami.protocol.device.DeviceInfo;
  */
 public final class DeviceRoom {
     /** Cores that mean a whole card. */
-    public static final int WHOLE_CARD_CORES = 100;
+    public static final int WHOLE_CARD_CORES = ContainerRequest.WHOLE_CARD_CORES;
 
     private DeviceRoom() {}
 

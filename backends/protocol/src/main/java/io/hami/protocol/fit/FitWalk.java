@@ -34,11 +34,13 @@ public final class FitWalk {
 
         // Upstream clamps while walking and keeps the clamp; cores are first read after that point, so clamping
         // up front is the same.
-        int cores = Math.min(request.coresreq(), DeviceRoom.WHOLE_CARD_CORES);
+        int cores = request.grantedCores();
         Map<String, Integer> reasons = new HashMap<>();
         List<FitResult.Grant> taken = new ArrayList<>();
         int wanted = request.nums();
-        int prevNuma = -1;
+        // Upstream starts at -1 too. Devices of unknown NUMA node (DeviceInfo.NO_NUMA, -1) compare equal, so they form
+        // one group and never join a known node's (design D9); starting there is no restart, as nothing is taken yet.
+        int prevNuma = DeviceInfo.NO_NUMA;
         for (int i = devices.size() - 1; i >= 0; i--) {
             DeviceUsage usage = devices.get(i);
             DeviceInfo device = usage.device();
@@ -84,7 +86,7 @@ public final class FitWalk {
         Set<String> cordoned = rules.cordoned(context);
         Predicate<String> uuidAllowed = rules.uuidSelector().byUuid(context.podAnnotations());
         boolean mutex = policyContains(context.gpuPolicy(), "mutex");
-        int cores = Math.min(request.coresreq(), DeviceRoom.WHOLE_CARD_CORES);
+        int cores = request.grantedCores();
         List<FitResult.Grant> out = new ArrayList<>();
         for (int i = devices.size() - 1; i >= 0; i--) {
             DeviceUsage usage = devices.get(i);

@@ -95,9 +95,11 @@ public interface DeviceBackend {
     }
 
     /**
-     * The amounts of each resource this vendor can represent: counts and memory as int32 (memory after its unit),
-     * percentages and cores up to a whole device (100). Larger values are refused, not clamped or read as no
-     * request.
+     * The amounts of each resource this vendor can represent: counts, memory (after its unit) and cores as int32.
+     * Anything else (negative, overflowing, not a whole number) is refused, never wrapped or read as no request, as
+     * upstream's reading would (docs/upstream.md#lenient-inputs). Cores above a whole device (100) are representable:
+     * the fit grants 100, as upstream's does. A memory percentage is not limited here: requests clamp it as upstream's
+     * do, and only the vendor's webhook rule refuses one outside 0..100, as upstream's webhook does.
      */
     default List<QuantityLimit> quantityLimits() {
         var r = resources();
@@ -106,8 +108,7 @@ public interface DeviceBackend {
         limits.add(new QuantityLimit(r.count(), Integer.MAX_VALUE, "devices"));
         limits.add(new QuantityLimit(
                 r.memory(), Integer.MAX_VALUE / unit, unit == 1 ? "MiB" : "units of " + unit + " MiB"));
-        r.memoryPercentage().ifPresent(p -> limits.add(new QuantityLimit(p, 100, "percent of a device's memory")));
-        limits.add(new QuantityLimit(r.cores(), 100, "percent of a device"));
+        limits.add(new QuantityLimit(r.cores(), Integer.MAX_VALUE, "percent of a device; above 100 counts as 100"));
         return limits.stream().filter(l -> !l.resource().isEmpty()).toList();
     }
 

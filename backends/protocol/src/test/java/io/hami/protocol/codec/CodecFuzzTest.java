@@ -55,7 +55,10 @@ class CodecFuzzTest {
                                 REF_NVIDIA_REGISTER_WITH_MIG,
                                 "[]",
                                 "null",
-                                "[{\"ID\":\"a\\u003c\\\"\\\\\\n\\ud83d\\ude00\",\"Index\":3,\"health\":false,\"numa\":-1},{}]")),
+                                "[{\"ID\":\"a\\u003c\\\"\\\\\\n\\ud83d\\ude00\",\"Index\":3,\"health\":false,\"numa\":-1},{}]",
+                                // upstream's plugin when NVML knows no NUMA node (design D9)
+                                "[{\"id\":\"GPU-a\",\"count\":10,\"devmem\":24576,\"devcore\":100,\"type\":\"NVIDIA-A10\","
+                                        + "\"numa\":-1,\"mode\":\"hami-core\",\"health\":true}]")),
                 new Target(
                         "LegacyRegisterCodec",
                         LegacyRegisterCodec::decode,
@@ -66,7 +69,8 @@ class CodecFuzzTest {
                                 REF_COLON_DEVICE,
                                 OLDER_MLU_REGISTER_FIRST_ENTRY,
                                 ":",
-                                "HCU-0,+4,0065536,-1,Hygon Z100,1,T,2,:HCU-1,4,65536,100,Hygon Z100,0,0,0,hami-core:")),
+                                "HCU-0,+4,0065536,-1,Hygon Z100,1,T,2,:HCU-1,4,65536,100,Hygon Z100,0,0,0,hami-core:",
+                                "HCU-0,4,65536,100,Hygon Z100,-1,true,0,hami-core:")),
                 new Target(
                         "PodDevicesCodec",
                         PodDevicesCodec::decode,

@@ -103,6 +103,11 @@ public final class CodecInputs {
         };
     }
 
+    /** NUMA nodes: {@link #uint31}, or often {@link DeviceInfo#NO_NUMA} (-1, none known, design D9). */
+    public static int numaNodes(FuzzedDataProvider data) {
+        return weighted(data, 1, 3) == 0 ? DeviceInfo.NO_NUMA : uint31(data);
+    }
+
     /**
      * One numeric field as text: what a decoder reads, and the value it must give or null when it must refuse it.
      *
@@ -201,6 +206,15 @@ public final class CodecInputs {
     }
 
     /**
+     * A NUMA field of a register: {@link #numberTexts} up to MaxInt32, where -1 however written ({@code -1},
+     * {@code -01}) reads as {@link DeviceInfo#NO_NUMA} (design D9); every other negative is refused.
+     */
+    public static NumberText numaTexts(FuzzedDataProvider data) {
+        NumberText t = data.consumeBoolean() ? new NumberText("-1", -1L) : numberTexts(data, Integer.MAX_VALUE);
+        return t.text().matches("-0*1") ? new NumberText(t.text(), (long) DeviceInfo.NO_NUMA) : t;
+    }
+
+    /**
      * The six numbers of a date and time as text (year, month, day, hour, minute, second), each either
      * zero-padded to its width (possibly out of range for its field, such as month 13) or a hostile number from
      * {@link #numberTexts}: negative, signed, overflowing, too short or no number at all.
@@ -264,7 +278,7 @@ public final class CodecInputs {
         int count = uint31(data);
         int devmem = uint31(data);
         int devcore = uint31(data);
-        int numa = uint31(data);
+        int numa = numaNodes(data);
         String id = text.apply(data);
         String type = text.apply(data);
         String mode = text.apply(data);

@@ -218,17 +218,49 @@ class JsonRegisterCodecFuzzTest {
 
     @Test
     void negativeNumbersAreRefusedInEveryField() {
-        for (String key : List.of("index", "count", "devmem", "devcore", "numa")) {
+        for (String key : List.of("index", "count", "devmem", "devcore")) {
             rejected(
                     "[{\"id\":\"GPU-a\",\"" + key + "\":-1}]",
                     "invalid " + key + " field in device 0: -1",
                     "want a whole number from 0 to 2147483647");
         }
         rejected("[{\"devmem\":-2147483648}]", "devmem");
+        // the NUMA node may be -1 (none known, design D9), nothing lower
+        for (String bad : List.of("-2", "-100", "-2147483648", "-2147483649")) {
+            rejected(
+                    "[{\"id\":\"GPU-a\",\"numa\":" + bad + "}]",
+                    "invalid numa field in device 0: " + bad,
+                    "(want -1 (no NUMA node known) or a whole number from 0 to 2147483647)");
+        }
+    }
+
+    @Test
+    void unknownNumaNodeReadsAsMinusOneAndIsWrittenBackByteForByte() throws Exception {
+        // What upstream's NVIDIA plugin writes when NVML knows no NUMA node for a GPU (design D9).
+        String upstream = "[{\"id\":\"GPU-a\",\"count\":10,\"devmem\":24576,\"devcore\":100,\"type\":\"NVIDIA-A10\","
+                + "\"numa\":-1,\"mode\":\"hami-core\",\"health\":true},{\"id\":\"GPU-b\",\"index\":1,\"count\":10,"
+                + "\"devmem\":24576,\"devcore\":100,\"type\":\"NVIDIA-A10\",\"numa\":-1,\"mode\":\"hami-core\","
+                + "\"health\":true}]";
+        List<DeviceInfo> devices = JsonRegisterCodec.decode(upstream);
+        assertThat(devices)
+                .containsExactly(
+                        new DeviceInfo("GPU-a", 0, 10, 24576, 100, "NVIDIA-A10", -1, "hami-core", true),
+                        new DeviceInfo("GPU-b", 1, 10, 24576, 100, "NVIDIA-A10", -1, "hami-core", true));
+        assertThat(JsonRegisterCodec.encode(devices)).isEqualTo(upstream);
+        assertThat(JsonRegisterCodec.decode("[{\"NUMA\":-1}]").get(0).numa()).isEqualTo(DeviceInfo.NO_NUMA);
     }
 
     /** JSON values for a numeric field: the value it reads as, or null when it must be refused. */
     private record JsonNumber(String json, Long value) {}
+
+    /** As {@link #jsonNumbers(FuzzedDataProvider)}, where for the NUMA node -1 (none known, design D9) is valid. */
+    private static JsonNumber jsonNumbers(FuzzedDataProvider data, boolean numa) {
+        if (!numa) {
+            return jsonNumbers(data);
+        }
+        JsonNumber n = data.consumeBoolean() ? new JsonNumber("-1", -1L) : jsonNumbers(data);
+        return n.json().equals("-1") ? new JsonNumber("-1", (long) DeviceInfo.NO_NUMA) : n;
+    }
 
     private static JsonNumber jsonNumbers(FuzzedDataProvider data) {
         return switch (data.consumeInt(0, 5)) {
@@ -260,9 +292,9 @@ class JsonRegisterCodecFuzzTest {
     }
 
     /**
-     * Every number of a device is a non-negative int32: well-formed JSON with a negative, overflowing or
-     * non-integer number is refused with an error naming the first bad key; valid values read exactly and
-     * survive re-encoding.
+     * Every number of a device is a non-negative int32 (the NUMA node may also be -1, none known): well-formed JSON
+     * with a negative, overflowing or non-integer number is refused with an error naming the first bad key; valid
+     * values read exactly and survive re-encoding.
      */
     @FuzzTest
     void numbersOutsideZeroToMaxInt32AreRefused(FuzzedDataProvider data) throws Exception {
@@ -276,7 +308,7 @@ class JsonRegisterCodecFuzzTest {
             boolean valid = true;
             json.append(d == 0 ? "" : ",").append("{\"id\":\"GPU-").append(d).append('"');
             for (int k = 0; k < 5; k++) {
-                JsonNumber v = jsonNumbers(data);
+                JsonNumber v = jsonNumbers(data, keys[k].equals("numa"));
                 json.append(",\"").append(keys[k]).append("\":").append(v.json());
                 if (v.value() == null) {
                     valid = false;

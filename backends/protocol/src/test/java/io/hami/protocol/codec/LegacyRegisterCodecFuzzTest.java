@@ -232,7 +232,7 @@ class LegacyRegisterCodecFuzzTest {
 
     @Test
     void negativeNumbersAreRefusedInEveryField() {
-        // id,count,devmem,devcore,type,numa,health,index,mode
+        // id,count,devmem,devcore,type,numa,health,index,mode; the NUMA node may be -1 but not -5
         String[] fields = {"count", "memory", "core", "", "numa", "", "index"};
         for (int i = 1; i <= 7; i++) {
             if (fields[i - 1].isEmpty()) {
@@ -244,8 +244,8 @@ class LegacyRegisterCodecFuzzTest {
             assertThatThrownBy(() -> LegacyRegisterCodec.decode(value))
                     .as(value)
                     .isInstanceOf(AnnotationFormatException.class)
-                    .hasMessage("invalid " + fields[i - 1]
-                            + " field in device 0: \"-5\", want a whole number from 0 to 2147483647");
+                    .hasMessage("invalid " + fields[i - 1] + " field in device 0: \"-5\", want "
+                            + (i == 5 ? "-1 (no NUMA node known) or " : "") + "a whole number from 0 to 2147483647");
         }
     }
 
@@ -297,17 +297,34 @@ class LegacyRegisterCodecFuzzTest {
     }
 
     @Test
-    void negativeNumaIsRefused() {
-        // Upstream's plugins write 0 for an unknown NUMA node; -1 is no writer's value.
-        assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T,-1,true:"))
-                .isInstanceOf(AnnotationFormatException.class)
-                .hasMessageContaining("numa");
+    void unknownNumaNodeReadsAsMinusOneAndIsWrittenBack() throws Exception {
+        // design D9: -1 is the NUMA node of a device whose library knows none; Go writes it with strconv.Itoa.
+        String nine = "HCU-0,4,65536,100,Hygon Z100,-1,true,0,hami-core:";
+        assertThat(LegacyRegisterCodec.decode(nine))
+                .containsExactly(new DeviceInfo("HCU-0", 0, 4, 65536, 100, "Hygon Z100", -1, "hami-core", true));
+        assertThat(LegacyRegisterCodec.encode(LegacyRegisterCodec.decode(nine))).isEqualTo(nine);
+        // the 7-field form and Go's other spellings of -1 read the same
+        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,-1,true:").get(0).numa())
+                .isEqualTo(DeviceInfo.NO_NUMA);
+        assertThat(LegacyRegisterCodec.decode("GPU-1,1,1,1,T,-01,true:").get(0).numa())
+                .isEqualTo(DeviceInfo.NO_NUMA);
+    }
+
+    @Test
+    void numaBelowMinusOneIsRefused() {
+        for (String bad : List.of("-2", "-5", "-2147483648", "-2147483649")) {
+            assertThatThrownBy(() -> LegacyRegisterCodec.decode("GPU-1,1,1,1,T," + bad + ",true:"))
+                    .as(bad)
+                    .isInstanceOf(AnnotationFormatException.class)
+                    .hasMessage("invalid numa field in device 0: \"" + bad
+                            + "\", want -1 (no NUMA node known) or a whole number from 0 to 2147483647");
+        }
     }
 
     /**
-     * Every number of a device reads as a non-negative int32 or poisons the value with an error naming the
-     * first bad field (in the order the reader checks them); valid values read exactly, and canonical ones
-     * re-encode to the same bytes.
+     * Every number of a device reads as a non-negative int32 (the NUMA node also as -1, none known) or poisons the
+     * value with an error naming the first bad field (in the order the reader checks them); valid values read
+     * exactly, and canonical ones re-encode to the same bytes.
      */
     @FuzzTest
     void numbersOutsideZeroToMaxInt32AreRefused(FuzzedDataProvider data) throws Exception {
@@ -325,7 +342,7 @@ class LegacyRegisterCodecFuzzTest {
             String[] names = {"count", "memory", "core", "numa", "index"};
             var numbers = new CodecInputs.NumberText[5];
             for (int k = 0; k < 5; k++) {
-                numbers[k] = CodecInputs.numberTexts(data, Integer.MAX_VALUE);
+                numbers[k] = k == 3 ? CodecInputs.numaTexts(data) : CodecInputs.numberTexts(data, Integer.MAX_VALUE);
                 if (firstBad == null && !numbers[k].valid()) {
                     firstBad = "invalid " + names[k] + " field in device " + d + ": ";
                 }
@@ -362,7 +379,10 @@ class LegacyRegisterCodecFuzzTest {
                     .as(value)
                     .isInstanceOf(AnnotationFormatException.class)
                     .hasMessageContaining(firstBad)
-                    .hasMessageContaining("want a whole number from 0 to 2147483647");
+                    .hasMessageContaining(
+                            firstBad.startsWith("invalid numa ")
+                                    ? "want -1 (no NUMA node known) or a whole number from 0 to 2147483647"
+                                    : "want a whole number from 0 to 2147483647");
             return;
         }
         List<DeviceInfo> decoded = LegacyRegisterCodec.decode(value);

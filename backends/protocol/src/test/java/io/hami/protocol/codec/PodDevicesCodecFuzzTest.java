@@ -173,6 +173,38 @@ class PodDevicesCodecFuzzTest {
         assertThat(PodDevicesCodec.decode("").containers()).isEmpty();
     }
 
+    /**
+     * docs/upstream.md#pod-device-strings: upstream's decoder keeps the piece after the final {@code ;}, so its plugin,
+     * consuming {@code A:;} of a one-container pod, writes {@code ;;}, where ours writes {@code ;}; and it writes
+     * {@code [[],[A],[]]} as {@code ;A:;;}. Our reader takes both forms: nothing left to allocate, or the same entries.
+     */
+    @Test
+    void upstreamsConsumedAndPaddedFormsReadAsOurs() throws Exception {
+        for (String consumed : List.of(";", ";;", ";;;", ";;;;", "")) {
+            PodDevices pd = PodDevicesCodec.decode(consumed);
+            assertThat(pd.isEmpty()).as(consumed).isTrue();
+            assertThat(pd.firstNonEmpty()).as(consumed).isEqualTo(-1);
+        }
+        // a one-container pod served once: ours writes ';', upstream's ';;' (checked consumed above)
+        PodDevices one = PodDevicesCodec.decode("GPU-a,NVIDIA,1000,10:;");
+        assertThat(PodDevicesCodec.encode(one.consume(one.firstNonEmpty()))).isEqualTo(";");
+
+        // upstream's encoding of a three-container pod whose middle container has the device
+        PodDevices padded = PodDevicesCodec.decode(";GPU-a,NVIDIA,1000,10:;;");
+        assertThat(padded.containers()).containsExactly(List.of(), List.of(A), List.of());
+        assertThat(padded.firstNonEmpty()).isEqualTo(1);
+        // its consumed forms, upstream's (one ';' more per decode) and ours, are consumed alike
+        for (String consumed : List.of(";;;;", ";;;")) {
+            assertThat(PodDevicesCodec.decode(consumed).isEmpty()).as(consumed).isTrue();
+        }
+        assertThat(PodDevicesCodec.encode(padded.consume(1))).isEqualTo(";;;");
+        // a trailing extra entry (upstream's phantom) holds nothing, so entry i is still container i
+        assertThat(PodDevicesCodec.decode(";GPU-a,NVIDIA,1000,10:;;;")
+                        .containers()
+                        .subList(0, 3))
+                .isEqualTo(padded.containers());
+    }
+
     @Test
     void typeKeywordsOfEveryVendorRoundTrip() throws Exception {
         for (String type : List.of("NVIDIA", "MLU", "Mthreads", "HCU")) {

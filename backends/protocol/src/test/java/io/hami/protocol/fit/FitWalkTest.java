@@ -305,5 +305,33 @@ class FitWalkTest {
             var result = FitWalk.fit(devices, request(3, 0, 101, 0), CONTEXT, numaRules);
             assertThat(reason(result)).isEqualTo("1/3 AllocatedCardsInsufficientRequest, 2/3 NumaNotFit");
         }
+
+        /** design D9: a node whose devices all have an unknown NUMA node (-1) is one NUMA group, never unschedulable. */
+        @Test
+        void devicesOfUnknownNumaFitTogether() {
+            var devices = List.of(
+                    idle(onNuma(gpu("a", 0), DeviceInfo.NO_NUMA)),
+                    idle(onNuma(gpu("b", 1), DeviceInfo.NO_NUMA)),
+                    idle(onNuma(gpu("c", 2), DeviceInfo.NO_NUMA)));
+            assertThat(grantedIds(FitWalk.fit(devices, request(3, 1000, 101, 30), CONTEXT, numaRules)))
+                    .containsExactly("c", "b", "a");
+            assertThat(grantedIds(fit(devices, request(2, 1000, 101, 30)))).containsExactly("c", "b");
+        }
+
+        /**
+         * Upstream compares NUMA nodes as numbers, so -1 devices group with each other and never with a known node:
+         * we keep that, since nothing says an unknown device sits on the known one's node.
+         */
+        @Test
+        void unknownNumaIsItsOwnGroupBesideKnownNodes() {
+            var devices = List.of(
+                    idle(onNuma(gpu("a", 0), DeviceInfo.NO_NUMA)),
+                    idle(onNuma(gpu("b", 1), DeviceInfo.NO_NUMA)),
+                    idle(gpu("c", 2)));
+            assertThat(grantedIds(FitWalk.fit(devices, request(2, 0, 101, 0), CONTEXT, numaRules)))
+                    .containsExactly("b", "a");
+            assertThat(reason(FitWalk.fit(devices, request(3, 0, 101, 0), CONTEXT, numaRules)))
+                    .isEqualTo("1/3 NumaNotFit, 2/3 AllocatedCardsInsufficientRequest");
+        }
     }
 }

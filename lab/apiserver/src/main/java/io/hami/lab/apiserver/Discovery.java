@@ -85,6 +85,21 @@ final class Discovery {
                                 path.equals("/apis/" + gv) || path.equals("/apis/" + gv.substring(0, gv.indexOf('/'))));
     }
 
+    /**
+     * The kind of {@code plural} in {@code groupVersion} ({@code v1}, {@code apps/v1}); for a resource not listed here,
+     * the plural without its last {@code s}, capitalized.
+     */
+    static String kindOf(String groupVersion, String plural) {
+        return RESOURCES.getOrDefault(groupVersion, List.of()).stream()
+                .filter(r -> r.name().equals(plural))
+                .map(Resource::kind)
+                .findFirst()
+                .orElseGet(() -> plural.isEmpty()
+                        ? ""
+                        : plural.substring(0, 1).toUpperCase(Locale.ROOT)
+                                + plural.substring(1, plural.endsWith("s") ? plural.length() - 1 : plural.length()));
+    }
+
     static MockResponse answer(String path) {
         if (isHealth(path)) {
             return new MockResponse()

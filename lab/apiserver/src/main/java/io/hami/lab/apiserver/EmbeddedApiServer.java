@@ -4,28 +4,24 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 
 /**
- * An in-process Kubernetes API server on 127.0.0.1 for tests and the lab: fabric8's CRUD mock server with the gaps
- * that matter to HAMi fixed (see {@link LabDispatcher} and the module README). Plain HTTP, no authentication; the
+ * An in-process Kubernetes API server on 127.0.0.1 for tests and the lab: fabric8's CRUD mock dispatcher with the
+ * gaps that matter to HAMi fixed (see {@link LabDispatcher} and the module README), served by {@link ApiHttpServer}. Plain HTTP, no authentication; the
  * store is in memory and starts empty.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 
     private static final String NAME = "hami-lab";
     /**
-     * The mock web server logs every request at INFO through java.util.logging; a lab run makes thousands.
-     * Held in a field because java.util.logging keeps loggers only weakly.
+     * fabric8's mock web server classes (the WebSocket side of watches) log through java.util.logging; only warnings
+     * are kept. Held in a field because java.util.logging keeps loggers only weakly.
      */
     @SuppressWarnings("UnusedVariable") // held, never read: see above
     private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver");
@@ -36,11 +32,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return logger;
     }
 
-    private final KubernetesMockServer server;
+    private final ApiHttpServer server;
     private final Faults faults;
     private final RequestCounts requests;
 
-    private EmbeddedApiServer(KubernetesMockServer server, Faults faults, RequestCounts requests) {
+    private EmbeddedApiServer(ApiHttpServer server, Faults faults, RequestCounts requests) {
         this.server = server;
         this.faults = faults;
         this.requests = requests;
@@ -55,20 +51,18 @@ public final class EmbeddedApiServer implements AutoCloseable {
     public static EmbeddedApiServer start(int port) {
         Faults faults = new Faults();
         RequestCounts requests = new RequestCounts();
-        KubernetesMockServer server = new KubernetesMockServer(
-                new Context(), new MockWebServer(), new HashMap<>(), new LabDispatcher(faults, requests), false);
-        server.init(loopback(), port);
+        ApiHttpServer server = ApiHttpServer.start(loopback(), port, new LabDispatcher(faults, requests));
         return new EmbeddedApiServer(server, faults, requests);
     }
 
     /** {@code http://127.0.0.1:PORT} */
     public String url() {
-        return "http://127.0.0.1:" + server.getPort();
+        return "http://127.0.0.1:" + server.port();
     }
 
     /** The port the server listens on. */
     public int port() {
-        return server.getPort();
+        return server.port();
     }
 
     /**
@@ -133,7 +127,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** Stops the server; open watches are closed. */
     @Override
     public void close() {
-        server.destroy();
+        server.close();
     }
 
     private static InetAddress loopback() {

@@ -19,6 +19,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
@@ -49,8 +50,8 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
     private final Faults faults;
     private final RequestCounts requests;
     private final ParsedStates parsed = new ParsedStates();
-    private final WatchHub watches = new WatchHub(parsed);
     private final StoreIndex index = new StoreIndex();
+    private final WatchHub watches = new WatchHub(parsed, index::highestVersion);
     private final PodBinder binder = new PodBinder(this::handleGet, this::mergePatch);
     /** Listings being read page by page ({@code limit}, {@code continue}), the latest few. */
     private final Map<String, Listing> listings =
@@ -84,7 +85,9 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
             // The mock lets some exceptions escape, and Vert.x then never answers: the client waits for its timeout.
             response = Statuses.failure(500, "the embedded API server failed: " + e);
         }
-        return response.getWebSocketListener() != null ? response : withStatusBody(response, request);
+        return response.getWebSocketListener() != null || response instanceof ChunkedWatch
+                ? response
+                : withStatusBody(response, request);
     }
 
     private MockResponse route(RecordedRequest request) {
@@ -92,6 +95,18 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         RequestUri uri = RequestUri.parse(request.getPath());
         String[] counted = RequestCounts.classify(method, uri.path(), uri.isWatch());
         requests.count(counted[0], counted[1]);
+        if (uri.path().startsWith("/api")) {
+            Optional<String> refused = MediaTypes.notAcceptable(request.getHeader("Accept"));
+            if (refused.isPresent()) {
+                return Statuses.failure(406, refused.get());
+            }
+        }
+        if (request.getBody() != null && request.getBody().size() > 0) {
+            Optional<String> refused = MediaTypes.unsupportedBody(method, request.getHeader("Content-Type"));
+            if (refused.isPresent()) {
+                return Statuses.failure(415, refused.get());
+            }
+        }
         OptionalInt fault = faults.failureFor(method, uri.path());
         if (fault.isPresent()) {
             return Statuses.failure(fault.getAsInt(), "injected fault: " + method + " " + uri.path());
@@ -267,19 +282,38 @@ final class LabDispatcher extends KubernetesCrudDispatcher {
         return key.containsKey(KubernetesAttributesExtractor.PLURAL) ? key : AttributeSet.merge(pathAttributes, key);
     }
 
+    /**
+     * A WATCH: over WebSocket when the client asks for the upgrade (fabric8's transport), else as kube-apiserver's
+     * chunked HTTP stream (client-go, Python, curl), which also honours {@code timeoutSeconds} and sends bookmarks.
+     */
     private MockResponse watch(RecordedRequest request, RequestUri uri) {
-        String upgrade = request.getHeader("Upgrade");
-        if (upgrade == null || !upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
+        List<String> invalid = WatchParameters.problems(uri);
+        if (!invalid.isEmpty()) {
             return Statuses.failure(
-                    400,
-                    "this embedded API server streams watches over WebSocket only"
-                            + " (what the fabric8 client uses); a plain HTTP watch is not supported");
+                    422,
+                    "ListOptions.meta.k8s.io \"\" is invalid: "
+                            + (invalid.size() == 1 ? invalid.getFirst() : invalid.toString()));
         }
         AttributeSet scope = attributeExtractor.fromPath(uri.path());
         Selection selection = Selection.of(uri, resourceOf(uri));
-        String since = uri.param("resourceVersion").orElse("0");
-        long sinceVersion = since.matches("\\d{1,18}") ? Long.parseLong(since) : 0;
-        return watches.open(scope, selection, sinceVersion, () -> new ArrayList<>(map.entrySet()));
+        WatchHub.Start start = WatchParameters.start(uri);
+        FilteredWatch.Kind kind = new FilteredWatch.Kind(
+                groupVersionOf(uri.path()), Discovery.kindOf(groupVersionOf(uri.path()), resourceOf(uri)));
+        FilteredWatch watch = watches.open(scope, selection, kind, start, () -> new ArrayList<>(map.entrySet()));
+        String upgrade = request.getHeader("Upgrade");
+        if (upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
+            return new MockResponse().withWebSocketUpgrade(watch);
+        }
+        return new ChunkedWatch(watch, WatchParameters.timeout(uri), start.bookmarks(), () -> watches.bookmark(watch));
+    }
+
+    /** {@code /api/v1/...} → {@code v1}; {@code /apis/apps/v1/...} → {@code apps/v1}. */
+    private static String groupVersionOf(String path) {
+        String[] parts = path.split("/");
+        if (path.startsWith("/api/") && parts.length > 2) {
+            return parts[2];
+        }
+        return path.startsWith("/apis/") && parts.length > 3 ? parts[2] + "/" + parts[3] : "";
     }
 
     /**

@@ -44,7 +44,19 @@ record RequestUri(String path, List<Param> params) {
     }
 
     boolean isWatch() {
-        return param("watch").filter(w -> w.equals("true") || w.equals("1")).isPresent();
+        return flag("watch").orElse(false);
+    }
+
+    /**
+     * A boolean parameter as kube-apiserver reads it (Go's {@code strconv.ParseBool}: the Python client sends
+     * {@code watch=True}); empty when absent or not a boolean.
+     */
+    Optional<Boolean> flag(String name) {
+        return param(name).flatMap(value -> switch (value) {
+            case "1", "t", "T", "true", "TRUE", "True" -> Optional.of(true);
+            case "0", "f", "F", "false", "FALSE", "False" -> Optional.of(false);
+            default -> Optional.empty();
+        });
     }
 
     boolean hasSelectors() {

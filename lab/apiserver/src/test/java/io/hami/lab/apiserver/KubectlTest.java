@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real kubectl, through the written kubeconfig: get, apply (create, then update through the strategic merge patch
- * fallback) and delete. Skipped where kubectl is not installed.
+ * The real kubectl, through the written kubeconfig: get, get -w (a chunked HTTP watch), apply (create, then update
+ * through the strategic merge patch fallback) and delete. Skipped where kubectl is not installed.
  */
 class KubectlTest {
 
@@ -79,6 +82,52 @@ class KubectlTest {
         assertThat(nodes.output()).contains("kubectl-node");
         assertThat(pods.exitCode()).as(pods.output()).isZero();
         assertThat(pods.output()).contains("default", "kubectl-pod");
+    }
+
+    @Test
+    void getWatchPrintsTheStateThenChangesAsTheyHappen() throws Exception {
+        client.pods().resource(Fixtures.pod("watched-1")).create();
+        Process watch = new ProcessBuilder(
+                        KUBECTL.toString(),
+                        "--kubeconfig",
+                        kubeconfig.toString(),
+                        "--cache-dir",
+                        cache.toString(),
+                        "get",
+                        "pods",
+                        "--watch",
+                        "--output-watch-events")
+                .redirectErrorStream(true)
+                .start();
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread.ofVirtual().start(() -> {
+            try (var out = watch.inputReader(StandardCharsets.UTF_8)) {
+                out.lines().forEach(lines::add);
+            } catch (IOException | UncheckedIOException e) {
+                // the process was stopped
+            }
+        });
+        try {
+            assertThat(lineWith(lines, "watched-1")).startsWith("ADDED");
+            client.pods().resource(Fixtures.pod("watched-2")).create();
+            assertThat(lineWith(lines, "watched-2")).startsWith("ADDED");
+        } finally {
+            watch.destroy();
+        }
+    }
+
+    /** The next line naming {@code name}, within a generous limit; the lines before it are kubectl's headers. */
+    private static String lineWith(BlockingQueue<String> lines, String name) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        List<String> seen = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (line != null && line.contains(name)) {
+                return line;
+            }
+            seen.add(line);
+        }
+        throw new AssertionError("kubectl get -w printed no line with " + name + " in 20 s; it printed " + seen);
     }
 
     @Test

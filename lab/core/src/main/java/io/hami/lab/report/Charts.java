@@ -308,7 +308,8 @@ final class Charts {
 
     /** One container's memory on one GPU over time (its monitor's samples) against its limit, in MiB. */
     static String usage(UsageSeries series) {
-        int w = 330, h = 150, left = 46, right = 10, top = 34, bottom = 24;
+        // top leaves room for the two title lines and, under them, the y axis' unit above its top tick.
+        int w = 330, h = 164, left = 46, right = 10, top = 48, bottom = 24;
         ContainerUsage u = series.usage();
         var svg = new Svg(w, h, "memory of " + u.pod() + " " + u.container() + " over time");
         svg.text(
@@ -366,11 +367,18 @@ final class Charts {
         }
         for (int i = 0; i <= 6; i++) {
             double x = left + plotW * i / 6;
+            // The last label ends at the axis' end instead of centring on it: centred, it ran past the chart's edge.
             svg.text(
-                    x, top + plotH + 16, String.format(Locale.ROOT, "%.0f%s", maxX * i / 6, xUnit), "middle", 10, AXIS);
+                    x,
+                    top + plotH + 16,
+                    String.format(Locale.ROOT, "%.0f%s", maxX * i / 6, xUnit),
+                    i == 6 ? "end" : "middle",
+                    10,
+                    AXIS);
         }
         svg.line(left, top + plotH, left + plotW, top + plotH, AXIS, 1, false);
-        svg.text(left - 6, top - 14, yLabel, "end", 10, AXIS);
+        // The unit sits just above the top tick's value, below whatever the chart has above its plot.
+        svg.text(left - 6, top - 8, yLabel, "end", 10, AXIS);
     }
 
     private static double niceCeiling(double v) {

@@ -63,7 +63,8 @@ class InspectCommandTest {
                             "hami.io/mutex.lock", "2026-08-01T05:59:30Z,team-a,train"),
                     Map.of("nvidia.com/gpu", "20"),
                     Map.of());
-            // An HCU node whose plugin stopped answering 90 s ago and advertises nothing: the scheduler withdraws it.
+            // An HCU node whose plugin stopped answering 90 s ago and advertises nothing: its register claims more than
+            // Allocatable allows (design D9), so the scheduler fails the vendor closed there.
             node(
                     client,
                     "hcu-1",
@@ -235,19 +236,22 @@ class InspectCommandTest {
         var r = inspect("nodes", "--kubeconfig", kubeconfig.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).isEqualTo("""
-                NODE    VENDOR   INDEX   DEVICE                  TYPE          HEALTH      SHARED   MEMORY(MiB)   CORES    HANDSHAKE            LOCK
-                bad-1   -        -       -                       -             -           -        -             -        -                    -
-                cpu-1   -        -       -                       -             -           -        -             -        -                    -
-                gpu-1   NVIDIA   0       GPU-a                   NVIDIA-A100   healthy     2/10     10000/40960   30/100   requested 12s ago    team-a/train (30s)
-                gpu-1   NVIDIA   1       GPU-b                   NVIDIA-A100   unhealthy   1/10     2000/40960    0/100    requested 12s ago    team-a/train (30s)
-                hcu-1   HCU      0       HCU-0                   HCU-Z100      withdrawn   0/4      0/65536       0/100    unanswered 90s ago   -
-                mlu-1   MLU      0       mlu-1-cambricon-mlu-0   MLU           healthy     0/100    0/16384       0/100    -                    legacy (300s)
-                mlu-1   MLU      1       mlu-1-cambricon-mlu-1   MLU           healthy     1/100    4096/16384    50/100   -                    legacy (300s)
+                NODE    VENDOR   INDEX   DEVICE                  TYPE          HEALTH      SHARED   MEMORY(MiB)   CORES    HANDSHAKE           LOCK
+                bad-1   -        -       -                       -             -           -        -             -        -                   -
+                cpu-1   -        -       -                       -             -           -        -             -        -                   -
+                gpu-1   NVIDIA   0       GPU-a                   NVIDIA-A100   healthy     2/10     10000/40960   30/100   requested 12s ago   team-a/train (30s)
+                gpu-1   NVIDIA   1       GPU-b                   NVIDIA-A100   unhealthy   1/10     2000/40960    0/100    requested 12s ago   team-a/train (30s)
+                hcu-1   -        -       -                       -             -           -        -             -        -                   -
+                mlu-1   MLU      0       mlu-1-cambricon-mlu-0   MLU           healthy     0/100    0/16384       0/100    -                   legacy (300s)
+                mlu-1   MLU      1       mlu-1-cambricon-mlu-1   MLU           healthy     1/100    4096/16384    50/100   -                   legacy (300s)
 
                 node bad-1 fails closed: NVIDIA inventory unreadable: hami.io/node-nvidia-register on node bad-1: \
                 invalid JSON in register annotation: Unexpected end-of-input within/between Object entries
                 node gpu-1 fails closed: pod team-b/broken has an undecodable hami.io/hcu-devices-allocated: \
                 invalid memory field in container 0 device 0: "x", want a whole number from 0 to 2147483647
+                node hcu-1 fails closed: HCU inventory unreadable: hami.io/node-hcu-register on node hcu-1 claims 1 healthy \
+                device with 4 slots, more than the node's Allocatable hygon.com/hcunum=0 allows: the kubelet reports one \
+                hygon.com/hcunum per slot its device plugin advertises
                 """);
     }
 
@@ -276,9 +280,9 @@ class InspectCommandTest {
         assertThat(gpu.path("failClosed").get(0).asString())
                 .startsWith("pod team-b/broken has an undecodable hami.io/hcu-devices-allocated");
 
-        JsonNode hcu = nodes.get(3).path("vendors").get(0);
-        assertThat(hcu.path("handshake").path("state").asString()).isEqualTo("unanswered");
-        assertThat(hcu.path("withdrawn").asBoolean()).isTrue();
+        assertThat(nodes.get(3).path("vendors")).isEmpty();
+        assertThat(nodes.get(3).path("failClosed").get(0).asString())
+                .startsWith("HCU inventory unreadable: hami.io/node-hcu-register on node hcu-1 claims 1 healthy device");
         assertThat(nodes.get(3).path("lock").isNull()).isTrue();
 
         JsonNode mlu = nodes.get(4);

@@ -2,11 +2,14 @@ package io.hami.e2e.mixed;
 
 import static io.hami.e2e.support.ClusterOps.annotations;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.backend.cambricon.CambriconKeys;
+import io.hami.backend.mthreads.MthreadsKeys;
 import io.hami.backend.nvidia.NvidiaKeys;
 import io.hami.controlplane.KubeControlPlane;
 import io.hami.controlplane.ManagedProcess;
@@ -43,16 +46,17 @@ class UpstreamSchedulerOurPluginTest {
     static final String NS = "e2e-mixed-up";
     static final String NODE = "mixed-up-gpu";
     static final String MLU_NODE = "mixed-up-mlu";
+    static final String MT_NODE = "mixed-up-mt";
     static final String SCHEDULER = "hami-upstream-a";
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
     static MockPlugin plugin;
     static MockPlugin mlu;
+    static MockPlugin mthreads;
     static ManagedProcess upstream;
     static final CrossRun RUN = new CrossRun(
-            "upstream-scheduler-our-plugin",
-            "upstream scheduler -> our NVIDIA plugin (NVML mock, real kube-scheduler)");
+            "upstream-scheduler-our-plugin", "upstream scheduler -> our plugins (C mocks, real kube-scheduler)");
 
     @BeforeAll
     static void cluster(@TempDir Path dir) throws Exception {
@@ -72,6 +76,15 @@ class UpstreamSchedulerOurPluginTest {
                         .endSpec()
                         .build());
         mlu = MockPlugin.start(admin, "cambricon", MLU_NODE, DeviceConfig.DEFAULTS, dir.resolve("plugin"));
+        // Moore Threads likewise: 2 GPUs of 48 GiB (96 units of 512 MiB).
+        NodeLifecycle.createReady(
+                admin,
+                Cluster.mthreads(Cluster.node(MT_NODE), 2, 96)
+                        .editSpec()
+                        .addToTaints(Cluster.e2eTaint(NS))
+                        .endSpec()
+                        .build());
+        mthreads = MockPlugin.start(admin, "mthreads", MT_NODE, DeviceConfig.DEFAULTS, dir.resolve("plugin"));
 
         Path deviceConfig = Files.writeString(dir.resolve("device-config.yaml"), DeployFiles.deviceConfigYaml());
         int port = UpstreamHami.freePort();
@@ -93,9 +106,12 @@ class UpstreamSchedulerOurPluginTest {
             if (mlu != null) {
                 mlu.close();
             }
+            if (mthreads != null) {
+                mthreads.close();
+            }
         } finally {
             ClusterOps.deletePods(admin, NS);
-            ClusterOps.deleteNodes(admin, List.of(NODE, MLU_NODE));
+            ClusterOps.deleteNodes(admin, List.of(NODE, MLU_NODE, MT_NODE));
         }
     }
 
@@ -151,47 +167,88 @@ class UpstreamSchedulerOurPluginTest {
      */
     @Test
     void upstreamsCambriconDecisionIsRefusedByOurPluginForWantOfANodeLock() throws Exception {
+        refusedForWantOfANodeLock(
+                "Cambricon",
+                mlu,
+                MLU_NODE,
+                Cluster.container(
+                        "mlu",
+                        "cambricon.com/vmlu",
+                        "1",
+                        "cambricon.com/mlu.smlu.vmemory",
+                        "8",
+                        "cambricon.com/mlu.smlu.vcore",
+                        "25"),
+                CambriconKeys.TO_ALLOCATE,
+                "cambricon.com/dsmlu.lock");
+    }
+
+    /**
+     * Upstream's Moore Threads backend takes no lock at all and writes only the allocated key, never the to-allocate
+     * key our plugin consumes: our plugin refuses (docs/upstream.md#mixed-clusters).
+     */
+    @Test
+    void upstreamsMooreThreadsDecisionIsRefusedByOurPluginForWantOfANodeLock() throws Exception {
+        refusedForWantOfANodeLock(
+                "Moore Threads",
+                mthreads,
+                MT_NODE,
+                Cluster.container(
+                        "musa",
+                        "mthreads.com/vgpu",
+                        "1",
+                        "mthreads.com/sgpu-memory",
+                        "8",
+                        "mthreads.com/sgpu-core",
+                        "4"),
+                MthreadsKeys.ALLOCATED,
+                null);
+    }
+
+    /**
+     * kube-scheduler binds a one-container pod of {@code vendor} onto {@code node} through upstream's extender, which
+     * writes {@code decisionKey} and, if not null, its own {@code vendorLock} on the node but not our node lock; our
+     * plugin's Allocate then fails and consumes nothing.
+     */
+    private static void refusedForWantOfANodeLock(
+            String vendor,
+            MockPlugin ours,
+            String node,
+            io.fabric8.kubernetes.api.model.Container container,
+            String decisionKey,
+            String vendorLock)
+            throws Exception {
+        String name = container.getName();
         admin.pods()
                 .inNamespace(NS)
-                .resource(new PodBuilder(Cluster.pod(
-                                        NS,
-                                        "mlu",
-                                        Cluster.container(
-                                                "mlu",
-                                                "cambricon.com/vmlu",
-                                                "1",
-                                                "cambricon.com/mlu.smlu.vmemory",
-                                                "8",
-                                                "cambricon.com/mlu.smlu.vcore",
-                                                "25"))
-                                .build())
+                .resource(new PodBuilder(Cluster.pod(NS, name, container).build())
                         .editSpec()
                         .withSchedulerName(SCHEDULER)
                         .addToTolerations(Cluster.e2eToleration())
-                        .addToNodeSelector("kubernetes.io/hostname", MLU_NODE)
+                        .addToNodeSelector("kubernetes.io/hostname", node)
                         .endSpec()
                         .build())
                 .create();
         Map<String, String>[] decided = new Map[1];
-        RUN.step("kube-scheduler binds a Cambricon pod through upstream's extender", () -> {
-            decided[0] = MixedPods.awaitBound(admin, NS, "mlu", MLU_NODE);
-            var node = MixedPods.nodeAnnotations(admin, MLU_NODE);
-            assertThat(decided[0]).containsKey("hami.io/cambricon-mlu-devices-to-allocate");
-            assertThat(node).doesNotContainKey(ProtocolKeys.NODE_LOCK).containsKey("cambricon.com/dsmlu.lock");
-            return "hami.io/cambricon-mlu-devices-to-allocate="
-                    + decided[0].get("hami.io/cambricon-mlu-devices-to-allocate")
-                    + "; node: cambricon.com/dsmlu.lock=" + node.get("cambricon.com/dsmlu.lock") + ", no "
-                    + ProtocolKeys.NODE_LOCK;
+        RUN.step("kube-scheduler binds a " + vendor + " pod through upstream's extender", () -> {
+            decided[0] = MixedPods.awaitBound(admin, NS, name, node);
+            var nodeAnnotations = MixedPods.nodeAnnotations(admin, node);
+            assertThat(decided[0]).containsKey(decisionKey);
+            assertThat(nodeAnnotations).doesNotContainKey(ProtocolKeys.NODE_LOCK);
+            if (vendorLock != null) {
+                assertThat(nodeAnnotations).containsKey(vendorLock);
+            }
+            return decisionKey + "=" + decided[0].get(decisionKey) + "; node: "
+                    + (vendorLock == null ? "no lock" : vendorLock + "=" + nodeAnnotations.get(vendorLock))
+                    + ", no " + ProtocolKeys.NODE_LOCK;
         });
-        RUN.step("our Cambricon plugin refuses it (no node lock names the pod); nothing consumed", () -> {
-            String device =
-                    decided[0].get("hami.io/cambricon-mlu-devices-to-allocate").split(",")[0];
-            Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> mlu.allocate(device));
+        RUN.step("our " + vendor + " plugin refuses it (no node lock names the pod); nothing consumed", () -> {
+            String device = decided[0].get(decisionKey).split(",")[0];
+            Throwable refused = catchThrowable(() -> ours.allocate(device));
             assertThat(refused).isNotNull();
-            assertThat(annotations(MixedPods.pod(admin, NS, "mlu")))
-                    .containsEntry(
-                            "hami.io/cambricon-mlu-devices-to-allocate",
-                            decided[0].get("hami.io/cambricon-mlu-devices-to-allocate"));
+            assertThat(annotations(MixedPods.pod(admin, NS, name)))
+                    .containsEntry(decisionKey, decided[0].get(decisionKey))
+                    .doesNotContainEntry(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_SUCCESS);
             return refused.getMessage();
         });
     }

@@ -282,7 +282,8 @@ class InspectCommandTest {
 
         assertThat(nodes.get(3).path("vendors")).isEmpty();
         assertThat(nodes.get(3).path("failClosed").get(0).asString())
-                .startsWith("HCU inventory unreadable: hami.io/node-hcu-register on node hcu-1 claims 1 healthy device");
+                .startsWith(
+                        "HCU inventory unreadable: hami.io/node-hcu-register on node hcu-1 claims 1 healthy device");
         assertThat(nodes.get(3).path("lock").isNull()).isTrue();
 
         JsonNode mlu = nodes.get(4);

@@ -82,6 +82,11 @@ class IndependentClientsTest {
                         .editOrNewSpec()
                         .addToTaints(Cluster.e2eTaint("clients"))
                         .endSpec()
+                        // Room for the second GPU Python's patch adds: a register above Allocatable is refused.
+                        .editStatus()
+                        .addToAllocatable("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("20"))
+                        .addToCapacity("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("20"))
+                        .endStatus()
                         .build());
         scheduler = HamiScheduler.start(plane, plane.adminConfig(), new LeaderMode.Always(), dir.resolve("scheduler"));
         scheduler.startKubeScheduler(plane, null);

@@ -1,7 +1,6 @@
 package io.hami.e2e.preempt;
 
 import static io.hami.e2e.support.Cluster.container;
-import static io.hami.e2e.support.Cluster.gpu;
 import static io.hami.e2e.support.ClusterOps.annotations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -23,6 +22,7 @@ import io.hami.e2e.support.HamiScheduler;
 import io.hami.e2e.support.NodeLifecycle;
 import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.device.PodDevices;
 import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.leader.LeaderMode;
@@ -126,10 +126,29 @@ class KubeSchedulerPreemptionTest {
 
     /** Two 16000 MiB cards; kube-scheduler counts {@code slots} nvidia.com/gpu (what the test sets the kubelet's to). */
     static void node(String name, int slots) {
+        // The register's slots add up to the node's Allocatable (a register above it is refused, design D9).
         Node node = Cluster.nvidia(
                 name,
-                gpu("GPU-" + name.substring(4) + "-0", 0, 16000, "NVIDIA-A10"),
-                gpu("GPU-" + name.substring(4) + "-1", 1, 16000, "NVIDIA-A10"));
+                new DeviceInfo(
+                        "GPU-" + name.substring(4) + "-0",
+                        0,
+                        (slots + 1) / 2,
+                        16000,
+                        100,
+                        "NVIDIA-A10",
+                        0,
+                        "hami-core",
+                        true),
+                new DeviceInfo(
+                        "GPU-" + name.substring(4) + "-1",
+                        1,
+                        slots / 2,
+                        16000,
+                        100,
+                        "NVIDIA-A10",
+                        0,
+                        "hami-core",
+                        true));
         node.getStatus().getAllocatable().put("nvidia.com/gpu", new Quantity(String.valueOf(slots)));
         node.getStatus().getCapacity().put("nvidia.com/gpu", new Quantity(String.valueOf(slots)));
         NodeLifecycle.createReady(admin, node);

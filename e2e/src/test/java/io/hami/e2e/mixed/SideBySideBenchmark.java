@@ -256,25 +256,18 @@ public final class SideBySideBenchmark {
     }
 
     /** Waits until {@code url}'s filter passes at least one node for the pod: the scheduler has indexed the nodes. */
-    private static void awaitFits(String url, Pod pod, List<String> names, ManagedProcess process) throws Exception {
+    private static void awaitFits(String url, Pod pod, List<String> names, ManagedProcess process) {
         String body = body(pod, names);
-        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            process.checkAlive();
-            try {
-                var response = HTTP.send(request(url, body), HttpResponse.BodyHandlers.ofString());
-                last = response.body();
-                if (response.statusCode() == 200
-                        && last.matches("(?s).*\"(NodeNames|nodenames)\"\\s*:\\s*\\[\\s*\".*")) {
-                    return;
-                }
-            } catch (IOException e) {
-                last = e.toString();
-            }
-            Thread.sleep(500); // polling a process we do not control; not a test
-        }
-        throw new IllegalStateException(url + " never passed a node; last answer: " + last);
+        org.awaitility.Awaitility.await(url + " passes a node")
+                .atMost(Duration.ofMinutes(10))
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptionsInstanceOf(IOException.class)
+                .failFast(process.name() + " exited", () -> !process.isAlive())
+                .until(() -> {
+                    var response = HTTP.send(request(url, body), HttpResponse.BodyHandlers.ofString());
+                    return response.statusCode() == 200
+                            && response.body().matches("(?s).*\"(NodeNames|nodenames)\"\\s*:\\s*\\[\\s*\".*");
+                });
     }
 
     private static HttpRequest request(String url, String body) {

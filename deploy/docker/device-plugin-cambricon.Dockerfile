@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # hami-java/device-plugin-cambricon: `hami plugin --backend cambricon` for the Cambricon MLU: CNDev from the host's driver (libcndev.so),
 # on a Java 25 runtime cut down with jlink. The vendor library comes from the host (see the DaemonSet).
-# Build from the repository root, after `./mvnw -pl cli -am package -DskipTests`:
+# Build from the repository root, after `./mvnw -pl lab/cli -am package -DskipTests` (cli/target and lab/cli/target):
 #   docker build -f deploy/docker/device-plugin-cambricon.Dockerfile -t hami-java/device-plugin-cambricon:0.1.0 .
 ARG JDK_IMAGE=eclipse-temurin:25-jdk
 ARG BASE_IMAGE=debian:trixie-slim
@@ -15,7 +15,11 @@ COPY deploy/docker/jlink-runtime.sh deploy/docker/aot-cache.sh /usr/local/bin/
 RUN jlink-runtime.sh /opt/hami /opt/hami/jre
 # The training runs this plugin on the lab's C mock libraries, which need cJSON.
 RUN apt-get update && apt-get install -y --no-install-recommends libcjson1 && rm -rf /var/lib/apt/lists/*
-RUN aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot --backend cambricon
+# The training's driver (embedded API server, mock hardware, kubelet socket) is the lab's: it runs on the JDK with
+# the lab's jars from /lab, which stay in this stage; the trained plugin runs on /opt/hami only, as in the image.
+COPY lab/cli/target/hami-lab-cli.jar /lab/hami-lab-cli.jar
+COPY lab/cli/target/lib/ /lab/lib/
+RUN aot-cache.sh --driver-java java --lab /lab /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot --backend cambricon
 
 FROM ${BASE_IMAGE}
 COPY --from=runtime /opt/hami /opt/hami

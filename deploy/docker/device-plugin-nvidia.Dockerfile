@@ -3,7 +3,7 @@
 # HAMi-core (libvgpu.so), the CUDA interposer that enforces the memory and core limits inside containers. HAMi-core
 # is upstream's C library; it is taken prebuilt from upstream's image (HAMI_CORE_IMAGE), and the DaemonSet's init
 # container installs it on the host with install-hami-core.sh.
-# Build from the repository root, after `./mvnw -pl cli -am package -DskipTests`:
+# Build from the repository root, after `./mvnw -pl lab/cli -am package -DskipTests` (cli/target and lab/cli/target):
 #   docker build -f deploy/docker/device-plugin-nvidia.Dockerfile -t hami-java/device-plugin-nvidia:0.1.0 .
 ARG JDK_IMAGE=eclipse-temurin:25-jdk
 ARG BASE_IMAGE=debian:trixie-slim
@@ -18,7 +18,11 @@ COPY deploy/docker/jlink-runtime.sh deploy/docker/aot-cache.sh /usr/local/bin/
 RUN jlink-runtime.sh /opt/hami /opt/hami/jre
 # The training runs this plugin on the lab's C mock libraries, which need cJSON.
 RUN apt-get update && apt-get install -y --no-install-recommends libcjson1 && rm -rf /var/lib/apt/lists/*
-RUN aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot --backend nvidia
+# The training's driver (embedded API server, mock hardware, kubelet socket) is the lab's: it runs on the JDK with
+# the lab's jars from /lab, which stay in this stage; the trained plugin runs on /opt/hami only, as in the image.
+COPY lab/cli/target/hami-lab-cli.jar /lab/hami-lab-cli.jar
+COPY lab/cli/target/lib/ /lab/lib/
+RUN aot-cache.sh --driver-java java --lab /lab /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot --backend nvidia
 
 # Upstream ships the library as /k8s-vgpu/lib/nvidia/libvgpu.so.<version>; give it its plain name.
 FROM ${HAMI_CORE_IMAGE} AS hami-core

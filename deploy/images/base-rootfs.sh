@@ -3,7 +3,10 @@
 # `apt-get download` fetches the .debs of the host's release, `dpkg-deb -x` unpacks them. What the jlink'd runtime
 # links (ldd of bin/java and lib/*.so: libc.so.6, libm, libdl, libpthread, the dynamic loader; libstdc++ and zlib are
 # linked into the JDK) is glibc (libc6), plus libgcc-s1, which glibc loads for unwinding when a thread is cancelled.
-# Besides: /etc/passwd and /etc/group (root, nonroot 65532), /tmp, /home/nonroot.
+# Besides: /etc/passwd and /etc/group (root, nonroot 65532), /tmp, /home/nonroot; /etc/os-release (and
+# /usr/lib/os-release) from the host's base-files package, so that scanners know the base is Debian and which
+# release; /var/lib/dpkg/status.d/<package>, the control file of each package taken (as distroless images have it),
+# so that they know which Debian packages, at which versions, the image holds.
 # The NVIDIA image also gets shell/: /bin/sh, Debian's busybox-static (one static file, no libraries): its shell runs
 # the applets install-hami-core.sh calls (cmp, cp, mv, chmod, mkdir, printf) without links or PATH (Debian builds it
 # with FEATURE_SH_STANDALONE), so the init container needs nothing else. dash + coreutils would be ~10 files and
@@ -14,6 +17,8 @@
 set -eu
 packages="libc6 libgcc-s1"
 shell_packages="busybox-static"
+# Only its os-release is taken.
+release_package="base-files"
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 arch=$(dpkg --print-architecture)
 hash=$( (cat "$self"; echo "$arch") | sha256sum | cut -c1-16)
@@ -31,7 +36,7 @@ mkdir "$work/debs"
 download() {
   (cd "$work/debs" && apt-get download "$@" >"$work/apt.log" 2>&1)
 }
-if ! download $packages $shell_packages; then
+if ! download $packages $shell_packages $release_package; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "base-rootfs: apt-get download failed (run 'apt-get update' as root first):" >&2
     cat "$work/apt.log" >&2
@@ -39,7 +44,7 @@ if ! download $packages $shell_packages; then
   fi
   echo "base-rootfs: apt-get update, then downloading again" >&2
   apt-get update -qq >&2
-  download $packages $shell_packages || { cat "$work/apt.log" >&2; exit 1; }
+  download $packages $shell_packages $release_package || { cat "$work/apt.log" >&2; exit 1; }
 fi
 for p in $packages; do
   deb=$(ls "$work/debs/${p}_"*.deb)
@@ -70,11 +75,23 @@ printf '%s\n' 'root:x:0:0:root:/root:/sbin/nologin' 'nonroot:x:65532:65532:nonro
 printf '%s\n' 'root:x:0:' 'nonroot:x:65532:' >"$root/etc/group"
 # glibc's resolver reads these; the kubelet mounts /etc/hosts and /etc/resolv.conf over the pod's.
 printf '%s\n' 'passwd: files' 'group: files' 'hosts: files dns' >"$root/etc/nsswitch.conf"
-mkdir -p "$work/shell-x" "$work/shell/bin"
+# Debian's /etc/os-release is a link to /usr/lib/os-release: both are copies here.
+mkdir -p "$work/release-x" "$root/usr/lib"
+dpkg-deb -x "$(ls "$work/debs/${release_package}_"*.deb)" "$work/release-x"
+cp "$work/release-x/usr/lib/os-release" "$root/usr/lib/os-release"
+cp "$work/release-x/usr/lib/os-release" "$root/etc/os-release"
+chmod 644 "$root/usr/lib/os-release" "$root/etc/os-release"
+# The packages' control files, one per package (scanners read status.d/ as they read dpkg's status file).
+mkdir -p "$root/var/lib/dpkg/status.d"
+for p in $packages; do
+  dpkg-deb -f "$(ls "$work/debs/${p}_"*.deb)" >"$root/var/lib/dpkg/status.d/$p"
+done
+mkdir -p "$work/shell-x" "$work/shell/bin" "$work/shell/var/lib/dpkg/status.d"
 dpkg-deb -x "$(ls "$work/debs/busybox-static_"*.deb)" "$work/shell-x"
 cp -p "$work/shell-x/bin/busybox" "$work/shell/bin/sh"
+dpkg-deb -f "$(ls "$work/debs/busybox-static_"*.deb)" >"$work/shell/var/lib/dpkg/status.d/busybox-static"
 (cd "$work/debs" && for d in *.deb; do dpkg-deb --showformat="\${Package} \${Version}\n" -W "$d"; done) >"$work/packages.txt"
-rm -rf "$work/debs" "$work/shell-x" "$work/apt.log"
+rm -rf "$work/debs" "$work/shell-x" "$work/release-x" "$work/apt.log"
 touch "$work/done"
 trap - EXIT
 rm -rf "$cache"

@@ -27,10 +27,13 @@ enum Module {
     LAB_APISERVER("lab/apiserver", "io.hami.lab.apiserver"),
     CONTROL_PLANE("lab/control-plane", "io.hami.controlplane"),
     LAB("lab/core", "io.hami.lab"),
+    LAB_CLI("lab/cli", "io.hami.lab.cli"),
     CLI("cli", "io.hami.cli");
 
     static final Set<Module> VENDORS = EnumSet.of(NVIDIA, CAMBRICON, MTHREADS, HYGON);
     static final Set<Module> VENDOR_NODES = EnumSet.of(NVIDIA_NODE, CAMBRICON_NODE, MTHREADS_NODE, HYGON_NODE);
+    /** The lab's modules: none of them is part of the production distribution (the images). */
+    static final Set<Module> LAB_SIDE = EnumSet.of(LAB_APISERVER, CONTROL_PLANE, LAB, LAB_CLI);
 
     final String path;
     final String packageRoot;

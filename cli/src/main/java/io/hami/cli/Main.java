@@ -2,27 +2,31 @@ package io.hami.cli;
 
 import io.hami.cli.annotation.AnnotationCommand;
 import io.hami.cli.scheduler.SchedulerCommand;
+import java.util.List;
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code hami} command: one entry point for every component and operator tool. */
+/**
+ * The {@code hami} command: one entry point for every component and operator tool. The lab's subcommands come from
+ * a {@link SubcommandProvider} on the class path (lab/cli), not from this module.
+ */
 @Command(
         name = "hami",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = "hami-java: GPU and accelerator sharing for Kubernetes, wire-compatible with HAMi.",
-        subcommands = {
+        description = "hami-java: GPU and accelerator sharing for Kubernetes, wire-compatible with HAMi.")
+public final class Main implements Runnable {
+    /** The production distribution's subcommands, in the order of {@code hami --help}. */
+    private static final List<Class<?>> BEFORE_PROVIDED = List.of(
             AnnotationCommand.class,
             SchedulerCommand.class,
             io.hami.cli.plugin.PluginCommand.class,
-            io.hami.cli.plugin.PluginTrainingCommand.class,
             io.hami.cli.monitor.MonitorCommand.class,
-            io.hami.cli.inspect.InspectCommand.class,
-            io.hami.cli.lab.LabCommand.class,
-            io.hami.cli.completion.CompletionCommand.class,
-            CommandLine.HelpCommand.class
-        })
-public final class Main implements Runnable {
+            io.hami.cli.inspect.InspectCommand.class);
+
+    private static final List<Class<?>> AFTER_PROVIDED =
+            List.of(io.hami.cli.completion.CompletionCommand.class, CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -43,7 +47,13 @@ public final class Main implements Runnable {
 
     /** As {@link #commandLine()}, with the subcommands made by {@code factory} (tests: a command reading given stdin). */
     public static CommandLine commandLine(CommandLine.IFactory factory) {
-        return new CommandLine(new Main(), factory).setExecutionExceptionHandler(Main::failed);
+        var cl = new CommandLine(new Main(), factory);
+        BEFORE_PROVIDED.forEach(cl::addSubcommand);
+        for (SubcommandProvider provider : ServiceLoader.load(SubcommandProvider.class)) {
+            provider.commands().forEach(cl::addSubcommand);
+        }
+        AFTER_PROVIDED.forEach(cl::addSubcommand);
+        return cl.setExecutionExceptionHandler(Main::failed);
     }
 
     /**

@@ -134,14 +134,18 @@ class DockerfilesTest {
                     .as(path.toString())
                     .containsSubsequence(
                             "jlink-runtime.sh /opt/hami /opt/hami/jre",
-                            "aot-cache.sh /opt/hami/jre/bin/java /opt/hami /opt/hami/hami.aot --backend " + backend);
+                            "aot-cache.sh --driver-java java --lab /lab /opt/hami/jre/bin/java /opt/hami "
+                                    + "/opt/hami/hami.aot --backend " + backend);
             var copies = file.stage("runtime").all("COPY").stream()
                     .map(Dockerfile.Instruction::arguments)
                     .toList();
             assertThat(copies)
                     .as(path.toString())
                     .contains("cli/target/hami.jar /opt/hami/hami.jar", "cli/target/lib/ /opt/hami/lib/")
-                    .anyMatch(c -> c.contains("deploy/docker/aot-cache.sh"));
+                    .anyMatch(c -> c.contains("deploy/docker/aot-cache.sh"))
+                    .as(path + ": the training's driver has the lab, outside /opt/hami")
+                    .contains("lab/cli/target/hami-lab-cli.jar /lab/hami-lab-cli.jar", "lab/cli/target/lib/ /lab/lib/")
+                    .noneMatch(c -> c.startsWith("lab/") && c.contains("/opt/hami"));
             var finalCopies = file.last().all("COPY").stream()
                     .map(Dockerfile.Instruction::arguments)
                     .toList();
@@ -164,7 +168,9 @@ class DockerfilesTest {
                     String[] words = copy.arguments().split("\\s+");
                     for (String source : List.of(words).subList(0, words.length - 1)) {
                         assertThat(REPOSITORY.resolve(source))
-                                .as(path + ": COPY " + source + " (cli/target is built by ./mvnw -pl cli -am package)")
+                                .as(
+                                        path + ": COPY " + source
+                                                + " (cli/target and lab/cli/target are built by ./mvnw -pl lab/cli -am package)")
                                 .exists();
                     }
                 }

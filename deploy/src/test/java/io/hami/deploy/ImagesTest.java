@@ -3,6 +3,7 @@ package io.hami.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.hami.deploy.image.ImageBuild;
 import io.hami.deploy.image.ImageRun;
 import io.hami.deploy.image.ImageSpec;
 import io.hami.deploy.image.OciImage;
@@ -14,7 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +30,9 @@ import tools.jackson.databind.JsonNode;
  * container runtime would and run from their own root filesystems ({@link ImageRun}: chroot in a mount namespace):
  * each is the image its definition says, runs {@code hami --help} as its user on a read-only root, the plugin
  * images with their AOT cache required ({@code -XX:AOTMode=on}); the NVIDIA image's init container installs
- * HAMi-core with the image's own shell; the scheduler image stays under 150 MiB.
+ * HAMi-core with the image's own shell; the scheduler image stays under 150 MiB; each holds the production
+ * class path and no jar of the test or lab side, carries OCI labels and says which Debian release and packages its
+ * base is.
  */
 class ImagesTest {
     private static final Path REPOSITORY = Manifests.MODULE.getParent();
@@ -174,6 +181,125 @@ class ImagesTest {
         assertThat(host.resolve("libvgpu.so"))
                 .hasSameBinaryContentAs(image.root().resolve("opt/hami/vgpu/libvgpu.so"));
         assertThat(host.resolve("ld.so.preload")).hasContent("/usr/local/vgpu/libvgpu.so");
+    }
+
+    /**
+     * Every image holds exactly the production distribution's runtime class path ({@code cli/target}: hami.jar and
+     * the jars of its manifest's Class-Path), and no jar of the test or lab side ({@link TestAndLabSide}, derived from the POMs): no lab, no embedded
+     * API server, no mock server, no test library. The lab's own jars ({@code lab/cli/target}) are what ./hami adds.
+     */
+    @Test
+    void everyImageHoldsTheProductionClassPathAndNoJarOfTheTestOrLabSide() throws Exception {
+        Set<String> forbidden = TestAndLabSide.forbiddenArtifacts(REPOSITORY);
+        // The derivation finds what it must: the lab's modules, its mock API server, the test libraries.
+        assertThat(forbidden)
+                .contains(
+                        "hami-lab",
+                        "hami-lab-apiserver",
+                        "hami-lab-cli",
+                        "hami-control-plane",
+                        "kubernetes-server-mock",
+                        "assertj-core",
+                        "awaitility");
+        Path dist = REPOSITORY.resolve("cli/target");
+        var production = new TreeMap<String, Long>();
+        for (String jar : ImageBuild.classPath(dist.resolve("hami.jar"))) {
+            production.put(Path.of(jar).getFileName().toString(), Files.size(dist.resolve(jar)));
+        }
+        assertThat(production.keySet())
+                .as("hami.jar's Class-Path: the production class path")
+                .noneMatch(jar -> TestAndLabSide.isForbidden(jar, forbidden));
+        Map<String, Long> labOnly = new TreeMap<>(jars(REPOSITORY.resolve(ImageBuild.LAB_DIST + "/lib")));
+        var productionArtifacts = new TreeSet<String>();
+        production.keySet().forEach(jar -> productionArtifacts.add(TestAndLabSide.artifactId(jar)));
+        labOnly.keySet().removeIf(jar -> productionArtifacts.contains(TestAndLabSide.artifactId(jar)));
+        System.out.printf(
+                Locale.ROOT,
+                "the lab's jars no image holds (lab/cli/target/lib less cli/target/lib): %d, %.1f MiB%n",
+                labOnly.size(),
+                labOnly.values().stream().mapToLong(Long::longValue).sum() / (double) MIB);
+        for (OciImage image : IMAGES.values()) {
+            Path home = image.root().resolve("opt/hami");
+            var all = new TreeMap<String, Long>();
+            try (Stream<Path> files = Files.walk(home)) {
+                // The runtime's own jre/lib/jrt-fs.jar is the JDK's.
+                for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".jar"))
+                        .filter(f -> !f.startsWith(home.resolve("jre")))
+                        .toList()) {
+                    all.put(home.relativize(f).toString(), Files.size(f));
+                }
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-44s %3d jars, %5.1f MiB%n",
+                    image.reference(),
+                    all.size(),
+                    all.values().stream().mapToLong(Long::longValue).sum() / (double) MIB);
+            assertThat(all.keySet())
+                    .as(image.reference() + ": jars of the test or lab side")
+                    .noneMatch(jar -> TestAndLabSide.isForbidden(
+                            Path.of(jar).getFileName().toString(), forbidden));
+            var expected = new TreeSet<String>(ImageBuild.classPath(dist.resolve("hami.jar")));
+            expected.add("hami.jar");
+            assertThat(all.keySet())
+                    .as(image.reference() + ": exactly cli/target's hami.jar and its Class-Path")
+                    .containsExactlyElementsOf(expected);
+        }
+    }
+
+    /** The OCI labels, and the base's identity for scanners: Debian's os-release and the packages it holds. */
+    @Test
+    void everyImageSaysWhatItIsAndWhatItsBaseIs() throws Exception {
+        for (ImageSpec spec : ImageSpec.all()) {
+            OciImage image = IMAGES.get(spec.name());
+            Map<String, String> labels = image.labels();
+            assertThat(labels)
+                    .as(spec.name())
+                    .containsAllEntriesOf(spec.labels())
+                    .containsEntry("org.opencontainers.image.title", "hami-java/" + spec.name())
+                    .containsEntry("org.opencontainers.image.version", ImageSpec.TAG)
+                    .containsKey("org.opencontainers.image.description");
+            Path root = image.root();
+            assertThat(root.resolve("etc/os-release")).as(spec.name()).content().contains("ID=debian", "VERSION_ID=");
+            assertThat(root.resolve("usr/lib/os-release")).hasSameTextualContentAs(root.resolve("etc/os-release"));
+            String release = Files.readAllLines(root.resolve("etc/os-release")).stream()
+                    .filter(l -> l.startsWith("PRETTY_NAME="))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring("PRETTY_NAME=".length())
+                    .replace("\"", "");
+            assertThat(labels.get("io.hami.image.base"))
+                    .startsWith(release + " packages: ")
+                    .contains("libc6 ");
+            Path status = root.resolve("var/lib/dpkg/status.d");
+            var packages = new TreeSet<String>();
+            try (Stream<Path> files = Files.list(status)) {
+                files.forEach(f -> packages.add(f.getFileName().toString()));
+            }
+            assertThat(packages)
+                    .as(spec.name())
+                    .containsExactlyElementsOf(
+                            spec.hamiCore()
+                                    ? List.of("busybox-static", "libc6", "libgcc-s1")
+                                    : List.of("libc6", "libgcc-s1"));
+            for (String p : packages) {
+                assertThat(status.resolve(p))
+                        .content()
+                        .startsWith("Package: " + p + "\n")
+                        .contains("Version: ");
+            }
+        }
+    }
+
+    private static Map<String, Long> jars(Path dir) throws java.io.IOException {
+        var jars = new TreeMap<String, Long>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".jar"))
+                    .toList()) {
+                jars.put(f.getFileName().toString(), Files.size(f));
+            }
+        }
+        return jars;
     }
 
     @Test

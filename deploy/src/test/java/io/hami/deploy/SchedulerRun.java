@@ -87,6 +87,7 @@ final class SchedulerRun {
                 new SchedulerApp.Settings.Metrics(null, "test", true));
         var recorder = new RecordingClient();
         var registry = new PrometheusRegistry();
+        MetricSnapshots scraped;
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
                 KubernetesClient admin = server.newClient()) {
             admin.nodes()
@@ -193,9 +194,11 @@ final class SchedulerRun {
                                         .distinct()
                                         .count()
                                 == 4);
+                // While the scheduler runs: its device gauges read the live usage index.
+                scraped = registry.scrape();
             }
         }
-        return new SchedulerRun(recorder.accesses(), recorder.nonResourceRequests(), registry.scrape());
+        return new SchedulerRun(recorder.accesses(), recorder.nonResourceRequests(), scraped);
     }
 
     private static Pod pod(String name, String schedulerName, String memory) {

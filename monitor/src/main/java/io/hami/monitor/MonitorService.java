@@ -1,6 +1,8 @@
 package io.hami.monitor;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.kube.http.MetricsPort;
+import io.hami.kube.http.RequestLimits;
 import io.hami.monitor.cleanup.FolderCleanup;
 import io.hami.monitor.cleanup.FolderRemoval;
 import io.hami.monitor.metrics.HostGpus;
@@ -14,10 +16,8 @@ import io.hami.monitor.scan.RegionScanner;
 import io.hami.monitor.scan.Scan;
 import io.hami.monitor.scan.SkippedFiles;
 import io.hami.nativebind.hamicore.SharedRegionFiles;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -45,12 +45,13 @@ public final class MonitorService implements AutoCloseable {
     private final SkippedFiles skippedFiles = new SkippedFiles();
     private final Clock clock;
     private final ScheduledExecutorService loop;
-    private final HTTPServer server;
+    private final MetricsPort server;
     private final AtomicBoolean closed = new AtomicBoolean();
     private ScheduledFuture<?> scans;
     private volatile MonitorMetrics.View view = MonitorMetrics.View.EMPTY;
 
-    private MonitorService(MonitorSettings settings, KubernetesClient client, HostGpus host, Clock clock)
+    private MonitorService(
+            MonitorSettings settings, KubernetesClient client, HostGpus host, Clock clock, RequestLimits limits)
             throws IOException {
         this.settings = settings;
         this.scanner = new RegionScanner(settings.hookPath());
@@ -59,12 +60,8 @@ public final class MonitorService implements AutoCloseable {
         this.metrics = new MonitorMetrics(
                 registry, settings.version(), settings.node(), settings.legacyMetrics(), () -> view, host, clock);
         this.pods = NodePods.watch(client, settings.node());
-        InetSocketAddress bind = settings.metricsAddress();
-        this.server = HTTPServer.builder()
-                .inetAddress(bind.getAddress())
-                .port(bind.getPort())
-                .registry(registry)
-                .buildAndStart();
+        // kube's port, not the client library's server: it reads each request within a deadline (issue 26)
+        this.server = MetricsPort.start(settings.metricsAddress(), registry, limits);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             var t = new Thread(r, "monitor-scan");
             t.setDaemon(true);
@@ -74,12 +71,14 @@ public final class MonitorService implements AutoCloseable {
 
     /** Starts the informer, the metrics server and the scan loop. */
     public static MonitorService start(MonitorSettings settings, KubernetesClient client) throws IOException {
-        return start(settings, client, HostGpus.open(settings.nvmlLibrary()), Clock.systemUTC());
+        return start(
+                settings, client, HostGpus.open(settings.nvmlLibrary()), Clock.systemUTC(), RequestLimits.DEFAULTS);
     }
 
-    static MonitorService start(MonitorSettings settings, KubernetesClient client, HostGpus host, Clock clock)
+    static MonitorService start(
+            MonitorSettings settings, KubernetesClient client, HostGpus host, Clock clock, RequestLimits limits)
             throws IOException {
-        var service = new MonitorService(settings, client, host, clock);
+        var service = new MonitorService(settings, client, host, clock, limits);
         long every = settings.scanInterval().toMillis();
         service.scans = service.loop.scheduleWithFixedDelay(service::scanSafely, 0, every, TimeUnit.MILLISECONDS);
         LOG.info(
@@ -87,13 +86,13 @@ public final class MonitorService implements AutoCloseable {
                 settings.node(),
                 service.scanner.containersDir(),
                 every,
-                service.server.getPort());
+                service.metricsPort());
         return service;
     }
 
     /** The port {@code /metrics} is served on (the one chosen when 0 was asked for). */
     public int metricsPort() {
-        return server.getPort();
+        return server.address().getPort();
     }
 
     /** Runs a scan now, on the scan thread, and waits for it: for an in-process caller that needs fresh figures. */

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.kube.http.RequestLimits;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.monitor.metrics.HostGpus;
 import io.hami.nativebind.hamicore.Control;
 import io.hami.nativebind.hamicore.RegionRead;
 import io.hami.nativebind.hamicore.SharedRegionFiles;
@@ -14,14 +16,18 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.testing.Patience;
 import io.hami.testing.prometheus.PromText;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -273,5 +279,30 @@ class MonitorServiceTest {
         service.scanNow();
         assertThat(liveFolder).isDirectory();
         assertThat(recent).isDirectory();
+    }
+
+    @Test
+    void theMetricsPortClosesHalfARequestLineWithinTheHeaderTimeout() throws Exception {
+        var limits = new RequestLimits(Duration.ofSeconds(2), Duration.ofSeconds(2));
+        service = MonitorService.start(
+                settings(), client, HostGpus.open(settings().nvmlLibrary()), Clock.systemUTC(), limits);
+
+        try (var slow = new Socket(InetAddress.getLoopbackAddress(), service.metricsPort())) {
+            slow.setSoTimeout((int) Patience.seconds(30).toMillis());
+            long sent = System.nanoTime();
+            slow.getOutputStream().write("GET /metr".getBytes(StandardCharsets.ISO_8859_1));
+            slow.getOutputStream().flush();
+
+            assertThat(PromText.value(scrape(), "hami_build_info", "version", "1.2.3"))
+                    .isEqualTo(1.0);
+            assertThat(slow.getInputStream().read())
+                    .as("closed without an answer")
+                    .isEqualTo(-1);
+            // late on a loaded machine, never early
+            assertThat(Duration.ofNanos(System.nanoTime() - sent))
+                    .isBetween(
+                            limits.headerTimeout().minusMillis(500),
+                            limits.headerTimeout().plusSeconds(10));
+        }
     }
 }

@@ -384,6 +384,16 @@ public final class PluginApp implements AutoCloseable {
         return registration.registrations();
     }
 
+    /** Failed Register calls so far (no kubelet yet, or it refused), over every resource. */
+    public int failedRegistrations() {
+        return registration.failedRegistrations();
+    }
+
+    /** Rounds of the registration loop run to their end (each registers what is pending, then waits). */
+    public int registrationRounds() {
+        return registration.rounds();
+    }
+
     /** Waits until every resource has been registered with the kubelet once. */
     public boolean awaitRegistered(Duration timeout) throws InterruptedException {
         return registration.awaitRegistered(timeout);
@@ -397,6 +407,11 @@ public final class PluginApp implements AutoCloseable {
     /** How often the register annotation was written; 0 for vendors without one. */
     public int registerPatches() {
         return register == null ? 0 : register.patches();
+    }
+
+    /** Cycles of the register loop run to their end (written, unchanged or failed); 0 for vendors without one. */
+    public int registerCycles() {
+        return register == null ? 0 : register.cycles();
     }
 
     /** Stops the servers (removing their sockets), the loops and the vendor library, newest first. */

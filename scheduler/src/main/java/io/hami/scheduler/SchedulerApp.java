@@ -1,6 +1,7 @@
 package io.hami.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.kube.http.RequestLimits;
 import io.hami.kube.lock.NodeLockClient;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
@@ -20,7 +21,6 @@ import io.hami.scheduler.gang.GangLockWait;
 import io.hami.scheduler.gang.GangWaits;
 import io.hami.scheduler.gang.NodeLockQueue;
 import io.hami.scheduler.handshake.HandshakeLoop;
-import io.hami.scheduler.http.RequestLimits;
 import io.hami.scheduler.http.SchedulerHttpServer;
 import io.hami.scheduler.leader.LeaderMode;
 import io.hami.scheduler.leader.Leadership;

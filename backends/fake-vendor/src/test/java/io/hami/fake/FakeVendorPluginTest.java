@@ -18,6 +18,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.Discovery;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FakeVendorPluginTest {
     static final String NODE = "n1";
-    static final Duration WAIT = Duration.ofSeconds(15);
+    static final Duration WAIT = Patience.seconds(15);
 
     @TempDir
     Path root;

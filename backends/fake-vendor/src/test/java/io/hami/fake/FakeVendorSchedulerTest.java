@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.LeaderMode;
@@ -75,7 +76,7 @@ class FakeVendorSchedulerTest {
             String filter = "{\"Pod\":" + client.getKubernetesSerialization().asJson(pod)
                     + ",\"NodeNames\":[\"x1\",\"ghost\"]}";
 
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Patience.seconds(10))
                     .until(() -> post(app, "/filter", filter)
                             .get("NodeNames")
                             .toString()

@@ -42,6 +42,11 @@ import java.util.zip.ZipFile;
  */
 public final class ImageBuild {
     private static final long MIB = 1024 * 1024;
+    /**
+     * The lab's commands ({@code hami plugin-training}): on the AOT trainings' driver's class path, never in an
+     * image. The images hold {@code cli/target} only: {@code hami.jar} and {@code lib/}, which has no lab.
+     */
+    public static final String LAB_DIST = "lab/cli/target";
 
     private final Path repository;
     private final Path output;
@@ -78,6 +83,11 @@ public final class ImageBuild {
             throw new IllegalStateException(
                     "images: " + dist + " must hold hami.jar and lib/ (./mvnw -pl cli -am package -DskipTests)");
         }
+        Path lab = repository.resolve(LAB_DIST);
+        if (!Files.isRegularFile(lab.resolve("hami-lab-cli.jar")) || !Files.isDirectory(lab.resolve("lib"))) {
+            throw new IllegalStateException("images: " + lab + " must hold hami-lab-cli.jar and lib/, the AOT "
+                    + "trainings' driver (./mvnw -pl lab/cli -am package -DskipTests)");
+        }
         if (hamiCore.isPresent() && !Files.isRegularFile(hamiCore.get())) {
             throw new IllegalStateException("images: HAMi-core library " + hamiCore.get() + " does not exist");
         }
@@ -111,10 +121,9 @@ public final class ImageBuild {
         deleteTree(stage);
         Files.createDirectories(home.resolve("lib"));
         Files.copy(dist.resolve("hami.jar"), home.resolve("hami.jar"));
-        try (Stream<Path> jars = Files.list(dist.resolve("lib"))) {
-            for (Path jar : jars.sorted().toList()) {
-                Files.copy(jar, home.resolve("lib").resolve(jar.getFileName()));
-            }
+        // What hami.jar's manifest names, not whatever lib/ holds: an earlier build's jars stay there.
+        for (String jar : classPath(dist.resolve("hami.jar"))) {
+            Files.copy(dist.resolve(jar), home.resolve(jar));
         }
         System.out.println("images: linking the runtime (jlink-runtime.sh)");
         script(
@@ -142,6 +151,13 @@ public final class ImageBuild {
                     List.of(
                             stage.resolve("opt").toString(),
                             repository.resolve("deploy/docker/aot-cache.sh").toString(),
+                            // The driver (embedded API server, mock hardware, kubelet) runs on this build's JDK
+                            // with the lab; the trained plugin on the image's runtime with the image's jars.
+                            "--driver-java",
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "--lab",
+                            repository.resolve(LAB_DIST).toString(),
                             ImageSpec.JAVA,
                             ImageSpec.HOME,
                             ImageSpec.AOT_CACHE,
@@ -193,6 +209,7 @@ public final class ImageBuild {
         }
         image.addFileEntriesLayer(app.build());
         image.setEntrypoint(spec.entrypoint()).setEnvironment(spec.environment());
+        image.setLabels(labels(spec, base));
         spec.user().ifPresent(image::setUser);
         Path tar = output.resolve(spec.name() + ".tar");
         image.containerize(Containerizer.to(TarImage.at(tar).named(spec.reference()))
@@ -209,6 +226,27 @@ public final class ImageBuild {
                 Files.size(tar) / (double) MIB,
                 sizes[0] / (double) MIB,
                 (System.nanoTime() - t) / 1_000_000L);
+    }
+
+    /**
+     * The spec's labels and {@code io.hami.image.base}: the Debian release of the base root filesystem (its
+     * {@code /etc/os-release}) and the packages it was assembled from, with their versions.
+     */
+    static java.util.Map<String, String> labels(ImageSpec spec, Path base) throws IOException {
+        var labels = new java.util.TreeMap<>(spec.labels());
+        String release = Files.readAllLines(base.resolve("rootfs/etc/os-release"), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.startsWith("PRETTY_NAME="))
+                .map(l -> l.substring("PRETTY_NAME=".length()).replace("\"", ""))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("images: the base's os-release has no PRETTY_NAME"));
+        String packages = String.join(
+                ", ",
+                Files.readAllLines(base.resolve("packages.txt"), StandardCharsets.UTF_8).stream()
+                        .filter(l -> !l.isBlank())
+                        .filter(l -> spec.hamiCore() || !l.startsWith("busybox-static "))
+                        .toList());
+        labels.put("io.hami.image.base", release + " packages: " + packages);
+        return labels;
     }
 
     /**
@@ -273,12 +311,31 @@ public final class ImageBuild {
     private static String stamp(Path dist) throws IOException {
         var lines = new ArrayList<String>();
         lines.add(System.getProperty("java.home") + " " + Runtime.version());
-        try (Stream<Path> files = Stream.concat(Stream.of(dist.resolve("hami.jar")), Files.list(dist.resolve("lib")))) {
-            for (Path f : files.sorted().toList()) {
-                lines.add(f.getFileName() + " " + entries(f));
-            }
+        for (Path f : Stream.concat(
+                        Stream.of(dist.resolve("hami.jar")),
+                        classPath(dist.resolve("hami.jar")).stream().map(dist::resolve))
+                .sorted()
+                .toList()) {
+            lines.add(f.getFileName() + " " + entries(f));
         }
         return String.join("\n", lines) + "\n";
+    }
+
+    /**
+     * The runtime class path of the distribution whose main jar is {@code jar}: its manifest's {@code Class-Path}
+     * ({@code lib/<artifact>-<version>.jar}, as cli's build writes them), in order.
+     */
+    public static List<String> classPath(Path jar) throws IOException {
+        try (var file = new java.util.jar.JarFile(jar.toFile())) {
+            var manifest = file.getManifest();
+            String classPath = manifest == null
+                    ? null
+                    : manifest.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
+            if (classPath == null || classPath.isBlank()) {
+                throw new IllegalStateException("images: " + jar + " names no Class-Path in its manifest");
+            }
+            return List.of(classPath.strip().split("\\s+"));
+        }
     }
 
     private static String entries(Path jar) throws IOException {

@@ -43,6 +43,32 @@ public record ImageSpec(
         environment = Map.copyOf(environment);
     }
 
+    /**
+     * The image's OCI annotations as config labels ({@code org.opencontainers.image.*}): title, description, version.
+     * The build adds what it learns from the base root filesystem ({@code io.hami.image.base}: the Debian release
+     * and packages). No {@code source} or {@code licenses}: the project declares neither yet.
+     */
+    public Map<String, String> labels() {
+        String description = backend.map(b -> "hami-java device plugin for "
+                        + switch (b) {
+                            case "nvidia" ->
+                                "NVIDIA GPUs (NVML), with HAMi-core and its installer, and the node "
+                                        + "monitor (hami monitor)";
+                            case "cambricon" -> "Cambricon MLUs (CNDev)";
+                            case "mthreads" -> "Moore Threads GPUs (MTML)";
+                            case "hygon" -> "Hygon HCUs (ROCm SMI and hydmi)";
+                            default -> b;
+                        }
+                        + ": hami plugin --backend " + b)
+                .orElse("hami-java scheduler: kube-scheduler extender (filter, prioritize, bind, preempt), mutating "
+                        + "webhook, node lock and handshake, /metrics: hami scheduler");
+        return Map.of(
+                "org.opencontainers.image.title",
+                        reference().substring(0, reference().lastIndexOf(':')),
+                "org.opencontainers.image.description", description,
+                "org.opencontainers.image.version", TAG);
+    }
+
     /** The image reference the build writes into the archive: {@code hami-java/<name>:<tag>}. */
     public String reference() {
         return "hami-java/" + name + ":" + TAG;

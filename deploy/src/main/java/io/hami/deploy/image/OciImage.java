@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  * manifest it names, the config and the layers, applied in order (with the system's {@code tar}) to {@code root}.
  *
  * @param reference the index's {@code org.opencontainers.image.ref.name}
- * @param config the image config's {@code config} object (Entrypoint, Env, User)
+ * @param config the image config's {@code config} object (Entrypoint, Env, User, Labels)
  * @param root the unpacked root filesystem
  * @param archiveBytes the archive's size
  * @param layerBytes each layer's size uncompressed (its tar stream), in order
@@ -97,6 +97,15 @@ public record OciImage(String reference, JsonNode config, Path root, long archiv
             env.put(text.substring(0, eq), text.substring(eq + 1));
         }
         return env;
+    }
+
+    /** The config's {@code Labels}. */
+    public Map<String, String> labels() {
+        var labels = new LinkedHashMap<String, String>();
+        config.path("Labels")
+                .properties()
+                .forEach(e -> labels.put(e.getKey(), e.getValue().asString()));
+        return labels;
     }
 
     /** The config's {@code User}, empty for root. */

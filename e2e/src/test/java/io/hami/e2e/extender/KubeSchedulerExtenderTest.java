@@ -33,6 +33,7 @@ import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -48,7 +49,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -57,7 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stays {@code allocating} holding its node's lock, so every pod here has a node of its own.
  */
 @EnableKubeControlPlane
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 3, unit = TimeUnit.MINUTES)
 class KubeSchedulerExtenderTest {
     static final String NS = "e2e-extender";
     static final Duration BOUND_WITHIN = Patience.seconds(45);

@@ -56,6 +56,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.fit.DeviceUsage;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.cluster.NodeInventory;
@@ -86,7 +87,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -108,7 +108,7 @@ import org.slf4j.LoggerFactory;
  * other request goes through it.
  */
 @EnableKubeControlPlane
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 3, unit = TimeUnit.MINUTES)
 class ApiServerFaultsTest {
     static final String NS = "e2e-faults";
     static final String NODE = "faults-0";

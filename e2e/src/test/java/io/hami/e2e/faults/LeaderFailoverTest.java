@@ -27,6 +27,7 @@ import io.hami.protocol.codec.UnixTimeCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,7 +41,6 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -53,7 +53,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * no device overcommitted, no lock stuck; the seconds from the kill to the next bind are printed.
  */
 @EnableKubeControlPlane
-@Timeout(value = 8, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 8, unit = TimeUnit.MINUTES)
 class LeaderFailoverTest {
     static final String NS = "e2e-failover";
     static final String LEASE = "e2e-failover-scheduler";

@@ -28,6 +28,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -41,7 +42,6 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -52,7 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * are printed.
  */
 @EnableKubeControlPlane
-@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 5, unit = TimeUnit.MINUTES)
 class GangOnOneNodeTest {
     static final String NS = "e2e-gang";
     static final String GANG_NODE = "gang-node";

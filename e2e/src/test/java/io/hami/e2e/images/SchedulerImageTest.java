@@ -18,6 +18,7 @@ import io.hami.e2e.support.DeployedScheduler;
 import io.hami.e2e.support.ExtenderClient;
 import io.hami.e2e.support.NodeLifecycle;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.extender.FilterResult;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -40,7 +41,6 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -53,7 +53,7 @@ import tools.jackson.databind.JsonNode;
  * the Deployment follows, it answers {@code /readyz} and a {@code /filter} call over TLS.
  */
 @EnableKubeControlPlane
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 4, unit = TimeUnit.MINUTES)
 class SchedulerImageTest {
     private static final String NODE = "img-node-1";
 

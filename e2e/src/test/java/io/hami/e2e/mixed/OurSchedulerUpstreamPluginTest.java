@@ -20,6 +20,7 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubeControlPlane
 @UpstreamHami.Required
-@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 10, unit = TimeUnit.MINUTES)
 class OurSchedulerUpstreamPluginTest {
     static final String NS = "e2e-mixed-ours";
     static final String NODE = "mixed-ours-gpu";

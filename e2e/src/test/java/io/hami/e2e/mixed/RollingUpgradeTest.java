@@ -19,6 +19,7 @@ import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubeControlPlane
 @UpstreamHami.Required
-@Timeout(value = 12, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 12, unit = TimeUnit.MINUTES)
 class RollingUpgradeTest {
     static final String NS = "e2e-mixed-roll";
     static final String NODE = "mixed-roll-gpu";

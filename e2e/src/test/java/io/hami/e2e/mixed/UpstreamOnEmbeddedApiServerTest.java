@@ -10,6 +10,7 @@ import io.hami.controlplane.ManagedProcess;
 import io.hami.e2e.support.Cluster;
 import io.hami.e2e.support.DeployFiles;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.testing.PatientTimeout;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,7 +21,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * through a re-list after a refused watch (what client-go did while the server spoke WebSocket only).
  */
 @UpstreamHami.Required
-@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 5, unit = TimeUnit.MINUTES)
 class UpstreamOnEmbeddedApiServerTest {
     static final CrossRun RUN = new CrossRun(
             "upstream-on-embedded-api-server", "upstream scheduler (client-go) on the embedded API server");

@@ -23,6 +23,7 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.ContainerDevice;
+import io.hami.protocol.testing.PatientTimeout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +32,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubeControlPlane
 @UpstreamHami.Required
-@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 10, unit = TimeUnit.MINUTES)
 class UpstreamSchedulerOurPluginTest {
     static final String NS = "e2e-mixed-up";
     static final String NODE = "mixed-up-gpu";

@@ -25,6 +25,7 @@ import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.device.PodDevices;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +34,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its own, two 16000 MiB cards, whose {@code nvidia.com/gpu} allocatable the test sets.
  */
 @EnableKubeControlPlane
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 3, unit = TimeUnit.MINUTES)
 class KubeSchedulerPreemptionTest {
     static final String NS = "e2e-preempt";
     static final String LOW = "e2e-preempt-low";

@@ -26,6 +26,7 @@ import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.extender.BindingResult;
 import io.hami.scheduler.extender.FilterResult;
 import io.hami.scheduler.extender.HostPriority;
@@ -49,7 +50,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -95,7 +95,7 @@ class TwoReplicasBindRaceTest {
     }
 
     @Test
-    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    @PatientTimeout(value = 2, unit = TimeUnit.MINUTES)
     void twoReplicasRacingBindsNeverOvercommitAndLeaveNoLockBehind(@TempDir Path dir) throws Exception {
         long t0 = System.nanoTime();
         plane.ensureNamespace(NS);
@@ -310,8 +310,7 @@ class TwoReplicasBindRaceTest {
                 if (++empty >= emptyLimit) {
                     return false;
                 }
-                // kube-scheduler's retry of an unschedulable pod, shortened: part of the race being simulated, not a
-                // wait for an event (a slot the index shows taken frees only by a failed bind being marked).
+                // Pace, not a wait: kube-scheduler's retry of an unschedulable pod, shortened (the calm pass waits).
                 Thread.sleep(150);
                 continue;
             }
@@ -333,8 +332,7 @@ class TwoReplicasBindRaceTest {
                 return true;
             }
             stats.refused(r, result.error());
-            // kube-scheduler backs off 1 s and more; a shorter pause keeps the race dense without flooding the API
-            // server.
+            // Pace, not a wait: jitter shorter than kube-scheduler's 1 s backoff keeps the race dense, not flooding.
             Thread.sleep(50 + rnd.nextInt(100));
         }
         return false;

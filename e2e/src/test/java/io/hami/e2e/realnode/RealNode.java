@@ -1,5 +1,7 @@
 package io.hami.e2e.realnode;
 
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,7 +27,9 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -232,45 +236,61 @@ final class RealNode implements AutoCloseable {
                 .orElse("(no kubelet)");
     }
 
-    private void awaitContainerd() throws InterruptedException {
+    /** Until containerd answers {@code ctr version} on its socket; fails at once if containerd exits. */
+    private void awaitContainerd() {
         Duration within = Patience.seconds(30);
-        long deadline = System.nanoTime() + within.toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            processes.getFirst().checkAlive();
-            if (Files.exists(socket)) {
-                try {
-                    ctr("version");
-                    return;
-                } catch (IllegalStateException e) {
-                    last = e.getMessage();
-                }
-            }
-            Thread.sleep(200);
+        var last = new AtomicReference<>("no socket yet");
+        try {
+            await("containerd answers on " + socket)
+                    .atMost(within)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        processes.getFirst().checkAlive();
+                        if (!Files.exists(socket)) {
+                            return false;
+                        }
+                        try {
+                            ctr("version");
+                            return true;
+                        } catch (IllegalStateException e) {
+                            last.set(e.getMessage());
+                            return false;
+                        }
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException(
+                    "containerd did not answer within " + within.toSeconds() + " s: " + last.get() + "\n"
+                            + processes.getFirst().tail(30),
+                    e);
         }
-        throw new IllegalStateException("containerd did not answer within " + within.toSeconds() + " s: " + last + "\n"
-                + processes.getFirst().tail(30));
     }
 
-    private void awaitReady(KubernetesClient admin, ManagedProcess kubelet) throws InterruptedException {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        String last = "not registered";
-        while (System.nanoTime() < deadline) {
-            kubelet.checkAlive();
-            Node n = admin.nodes().withName(name).get();
-            if (n != null && n.getStatus() != null && n.getStatus().getConditions() != null) {
-                var ready = n.getStatus().getConditions().stream()
-                        .filter(c -> "Ready".equals(c.getType()))
-                        .findFirst();
-                if (ready.isPresent() && "True".equals(ready.get().getStatus())) {
-                    return;
-                }
-                last = ready.map(c -> c.getStatus() + ": " + c.getMessage()).orElse("no Ready condition");
-            }
-            Thread.sleep(200);
+    /** Until the node's Ready condition is True; fails at once if the kubelet exits. */
+    private void awaitReady(KubernetesClient admin, ManagedProcess kubelet) {
+        var last = new AtomicReference<>("not registered");
+        try {
+            await("node " + name + " Ready")
+                    .atMost(READY_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        kubelet.checkAlive();
+                        Node n = admin.nodes().withName(name).get();
+                        if (n == null || n.getStatus() == null || n.getStatus().getConditions() == null) {
+                            return false;
+                        }
+                        var ready = n.getStatus().getConditions().stream()
+                                .filter(c -> "Ready".equals(c.getType()))
+                                .findFirst();
+                        last.set(ready.map(c -> c.getStatus() + ": " + c.getMessage())
+                                .orElse("no Ready condition"));
+                        return ready.isPresent() && "True".equals(ready.get().getStatus());
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException(
+                    "node " + name + " not Ready after " + READY_TIMEOUT.toSeconds() + " s (" + last.get()
+                            + "); last lines of " + kubelet.log() + ":\n" + kubelet.tail(40),
+                    e);
         }
-        throw new IllegalStateException("node " + name + " not Ready after " + READY_TIMEOUT.toSeconds() + " s (" + last
-                + "); last lines of " + kubelet.log() + ":\n" + kubelet.tail(40));
     }
 
     private String ctr(String... args) {
@@ -403,7 +423,7 @@ final class RealNode implements AutoCloseable {
         }
         for (ProcessHandle p : stale) {
             try {
-                p.onExit().get(10, TimeUnit.SECONDS);
+                p.onExit().get(Patience.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -514,7 +534,9 @@ final class RealNode implements AutoCloseable {
         }
     }
 
-    static String run(List<String> command, Duration timeout) {
+    /** Runs {@code command} to its end; {@code idle} is its limit on an idle machine, scaled by {@link Patience}. */
+    static String run(List<String> command, Duration idle) {
+        Duration timeout = Patience.of(idle);
         try {
             Path out = Files.createTempFile("hami-real-node", ".out");
             try {

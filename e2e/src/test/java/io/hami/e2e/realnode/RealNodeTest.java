@@ -19,6 +19,7 @@ import io.hami.e2e.support.HamiScheduler;
 import io.hami.e2e.support.MockPlugin;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
@@ -52,7 +52,7 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
         named = "real.node",
         matches = "false",
         disabledReason = "-Dreal.node=false: no real kubelet, containerd and runc on this machine")
-@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 10, unit = TimeUnit.MINUTES)
 class RealNodeTest {
     static final String NS = "e2e-real-node";
     static final String NODE = "hami-real-node";

@@ -31,14 +31,20 @@ import io.hami.protocol.codec.NodeLockCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.leader.LeaderMode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.MonthDay;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,11 +52,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -60,11 +67,12 @@ import org.junit.jupiter.api.io.TempDir;
  * scheduler and kube-scheduler each). Two releases: A ends (phase Succeeded, which kube-scheduler also sees as an event
  * that moves B), measured over several rounds; and a decision abandoned (a reservation of a pod that was never bound
  * marked {@code failed}), which kube-scheduler has no event for, so only the nudge moves B. The handshake period is an
- * hour, so no node annotation write wakes B. Figures are printed; B waits in each round until its backoff (1 s
- * doubling to 10 s) has passed, so that the release's event, where there is one, sends it straight to /filter.
+ * hour, so no node annotation write wakes B. Figures are printed; before each release the test waits until B's backoff
+ * in kube-scheduler (1 s doubling to 10 s per attempt, counted from its last attempt, both read from kube-scheduler's
+ * log) has run out, so that the release's event, where there is one, sends it straight to /filter.
  */
 @EnableKubeControlPlane
-@Timeout(value = 12, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 12, unit = TimeUnit.MINUTES)
 class RequeueAfterReleaseTest {
     static final String NS = "e2e-requeue";
     static final String NODE = "requeue-gpu";
@@ -79,15 +87,25 @@ class RequeueAfterReleaseTest {
      * of a nudged pod's wait, far below the 5-minute flush an un-nudged pod waits for.
      */
     static final Duration NUDGED_WITHIN = Duration.ofSeconds(10).plus(Patience.seconds(15));
-    /** How long an "off" round waits for B before giving up (kube-scheduler's own flush comes after 5 minutes). */
-    static final Duration OFF_CAP = Duration.ofSeconds(20);
-    /** How long B is shown to stay pending without the nudge when kube-scheduler has no event. */
-    static final Duration NO_EVENT_WAIT = Duration.ofSeconds(15);
     /**
-     * Longer than kube-scheduler's longest backoff: B's retry is due when the devices are released. Real time on
-     * purpose: the backoff runs on kube-scheduler's clock (another process), and no event says it has run out.
+     * How long an "off" round waits for B before giving up (kube-scheduler's own flush comes after 5 minutes); only
+     * printed, so a wait limit, scaled.
      */
-    static final Duration BACKOFF_PASSED = Duration.ofSeconds(11);
+    static final Duration OFF_CAP = Patience.seconds(20);
+    /**
+     * How long B is shown to stay pending without the nudge when kube-scheduler has no event: asserted of the system
+     * (nothing moves B), so not scaled.
+     */
+    static final Duration NO_EVENT_WAIT = Duration.ofSeconds(15);
+    /** kube-scheduler's podInitialBackoffSeconds and podMaxBackoffSeconds: deploy/'s configuration keeps the defaults. */
+    static final Duration INITIAL_BACKOFF = Duration.ofSeconds(1);
+
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+    /**
+     * kube-scheduler writes an attempt's log line just before it stamps the pod's queue entry, the time its backoff
+     * counts from (handleSchedulingFailure, then AddUnschedulablePodIfNotPresent): a clock margin, not a wait.
+     */
+    static final Duration LOG_TO_QUEUE = Duration.ofMillis(250);
 
     static KubeControlPlane plane;
     static KubernetesClient admin;
@@ -182,7 +200,7 @@ class RequeueAfterReleaseTest {
                                 && "Running".equals(p.getStatus().getPhase()));
         create(b);
         awaitUnschedulable(b);
-        Thread.sleep(BACKOFF_PASSED.toMillis()); // wall time of kube-scheduler's backoff, see BACKOFF_PASSED
+        awaitBackoffRunOut(log, b);
 
         Instant end = Instant.now();
         new PodStatusWriter(admin).succeeded(running);
@@ -222,7 +240,7 @@ class RequeueAfterReleaseTest {
                 .until(() -> usedMem(scheduler) == 8000);
         create(b);
         awaitUnschedulable(b);
-        Thread.sleep(BACKOFF_PASSED.toMillis()); // wall time of kube-scheduler's backoff, see BACKOFF_PASSED
+        awaitBackoffRunOut(log, b);
 
         Instant end = Instant.now();
         admin.pods()
@@ -274,6 +292,41 @@ class RequeueAfterReleaseTest {
     }
 
     /**
+     * Waits until kube-scheduler's backoff of {@code pod} has run out, from its log: the last attempt at the pod plus
+     * {@link #INITIAL_BACKOFF} doubled per attempt, at most {@link #MAX_BACKOFF} (backoff_queue.go's
+     * calculateBackoffDuration; every attempt is counted, "no fit" or error, which can only lengthen the wait). An
+     * attempt during the wait (an event moved B) starts a longer backoff from its own time, so the log is read again at
+     * each poll. The backoff lives in kube-scheduler's queue, which no API shows; its log is where its attempts are seen.
+     * (With SchedulerPopFromBackoffQ, on since 1.33, an idle queue may take B sooner; waiting the backoff out keeps the
+     * figures free of that.)
+     */
+    private static void awaitBackoffRunOut(Path log, String pod) {
+        Instant from = Instant.now();
+        List<Instant> tries = await(pod + "'s backoff in kube-scheduler run out (its last attempt in kube-scheduler's"
+                        + " log plus 1 s doubling per attempt, at most 10 s)")
+                .atMost(MAX_BACKOFF.plus(Patience.seconds(20)))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () -> attempts(log, pod),
+                        t -> !t.isEmpty()
+                                && Instant.now()
+                                        .isAfter(t.getLast()
+                                                .plus(backoff(t.size()))
+                                                .plus(LOG_TO_QUEUE)));
+        System.out.println("[requeue] " + pod + ": " + tries.size() + " attempt(s) before the release, backoff run out "
+                + Duration.between(from, Instant.now()).toMillis() + " ms after PodScheduled=False was seen");
+    }
+
+    /** kube-scheduler's backoff after {@code attempts} attempts: 1 s doubling per attempt, at most 10 s. */
+    static Duration backoff(int attempts) {
+        Duration d = INITIAL_BACKOFF;
+        for (int i = 1; i < attempts && d.compareTo(MAX_BACKOFF) < 0; i++) {
+            d = d.multipliedBy(2);
+        }
+        return d.compareTo(MAX_BACKOFF) < 0 ? d : MAX_BACKOFF;
+    }
+
+    /**
      * Waits until {@code name} is bound or {@code cap} has passed since {@code since}; the wait is from {@code since} to
      * the first poll (every 20 ms) that sees {@code spec.nodeName}.
      */
@@ -290,18 +343,48 @@ class RequeueAfterReleaseTest {
         }
     }
 
+    /** How many of kube-scheduler's attempts at {@code pod} since {@code since} ended "no fit". */
+    static long rejected(Path log, String pod, Instant since) throws IOException {
+        return logged(log, pod, Set.of(NO_FIT)).stream()
+                .filter(t -> !t.isBefore(since))
+                .count();
+    }
+
+    static final String NO_FIT = "\"Unable to schedule pod; no fit; waiting\"";
+    /** An attempt that ended in an error (our extender unreachable, say): it backs off too. */
+    static final String ERROR = "\"Error scheduling pod; retrying\"";
+
+    /** When kube-scheduler's attempts at {@code pod} ended ("no fit" or an error), in order. */
+    static List<Instant> attempts(Path log, String pod) throws IOException {
+        return logged(log, pod, Set.of(NO_FIT, ERROR));
+    }
+
+    /** klog's header: severity, month and day, local time of day (microseconds). */
+    private static final Pattern KLOG = Pattern.compile("^[IWEF](\\d\\d)(\\d\\d) (\\d\\d:\\d\\d:\\d\\d\\.\\d+) ");
+
     /**
-     * How many of kube-scheduler's attempts at {@code pod} since {@code since} ended "no fit" (klog lines carry the
-     * local time of day, microseconds).
+     * The times of kube-scheduler's log lines with one of {@code messages} about {@code pod}, in order. klog writes no
+     * year: this year's, or last year's for a date ahead of today. Read as ISO-8859-1, which no byte fails (the line
+     * being written may end mid-character); what is matched is ASCII.
      */
-    static long rejected(Path log, String pod, Instant since) throws java.io.IOException {
-        LocalTime from = LocalTime.ofInstant(since, ZoneId.systemDefault());
-        try (var lines = Files.lines(log)) {
-            return lines.filter(l -> l.contains("\"Unable to schedule pod; no fit; waiting\"")
-                            && l.contains("pod=\"" + NS + "/" + pod + "\""))
-                    .map(l -> LocalTime.parse(l.split(" +")[1]))
-                    .filter(t -> !t.isBefore(from))
-                    .count();
+    private static List<Instant> logged(Path log, String pod, Set<String> messages) throws IOException {
+        ZoneId zone = ZoneId.systemDefault();
+        LocalDate today = LocalDate.now(zone);
+        String key = "pod=\"" + NS + "/" + pod + "\"";
+        try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+            return lines.filter(l -> l.contains(key) && messages.stream().anyMatch(l::contains))
+                    .map(KLOG::matcher)
+                    .filter(Matcher::find)
+                    .map(m -> {
+                        LocalDate date = MonthDay.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)))
+                                .atYear(today.getYear());
+                        return LocalDateTime.of(
+                                        date.isAfter(today) ? date.minusYears(1) : date, LocalTime.parse(m.group(3)))
+                                .atZone(zone)
+                                .toInstant();
+                    })
+                    .sorted()
+                    .toList();
         }
     }
 

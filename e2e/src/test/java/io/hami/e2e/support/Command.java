@@ -2,6 +2,7 @@ package io.hami.e2e.support;
 
 import io.hami.deploy.tools.Program;
 import io.hami.deploy.tools.Program.Result;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +40,7 @@ public final class Command {
                 kubeconfig.toString(),
                 "--cache-dir",
                 cache.toString(),
-                "--request-timeout=30s"));
+                "--request-timeout=" + Patience.seconds(30).toSeconds() + "s"));
         command.addAll(List.of(args));
         return run(command, null);
     }
@@ -52,6 +53,6 @@ public final class Command {
     }
 
     public static Result run(List<String> command, String stdin) {
-        return Program.run(command, Map.of(), stdin, Duration.ofMinutes(2));
+        return Program.run(command, Map.of(), stdin, Patience.of(Duration.ofMinutes(2)));
     }
 }

@@ -2,6 +2,7 @@ package io.hami.e2e.support;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.BindingResult;
 import io.hami.scheduler.extender.ExtenderArgs;
@@ -19,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import javax.net.ssl.SSLContext;
@@ -39,7 +39,7 @@ public final class ExtenderClient {
         this.baseUrl = baseUrl;
         this.http = HttpClient.newBuilder()
                 .sslContext(trusting(caPem))
-                .connectTimeout(Duration.ofSeconds(5))
+                .connectTimeout(Patience.seconds(5))
                 .build();
     }
 
@@ -69,7 +69,7 @@ public final class ExtenderClient {
         try {
             var r = http.send(
                     HttpRequest.newBuilder(URI.create(baseUrl + path))
-                            .timeout(Duration.ofSeconds(30))
+                            .timeout(Patience.seconds(30))
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString(body))
                             .build(),

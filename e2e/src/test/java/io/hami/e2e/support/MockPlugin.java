@@ -16,6 +16,7 @@ import io.hami.plugin.kubeletapi.RegisterRequest;
 import io.hami.plugin.kubeletapi.RegistrationGrpc;
 import io.hami.plugin.server.UnixSockets;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,7 +130,7 @@ public final class MockPlugin implements AutoCloseable {
         var channel = sockets.channel(devicePluginDir.resolve(resource.socketName()));
         try {
             return DevicePluginGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .withDeadlineAfter(Patience.seconds(30).toMillis(), TimeUnit.MILLISECONDS)
                     .allocate(AllocateRequest.newBuilder()
                             .addContainerRequests(
                                     ContainerAllocateRequest.newBuilder().addDevicesIds(deviceId))

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hami.controlplane.KubeControlPlane;
+import io.hami.protocol.testing.Patience;
 import java.time.Duration;
 
 /**
@@ -43,7 +44,7 @@ public final class ProtocolKeysPolicy {
     public static void apply(KubernetesClient admin, String namespace, String fieldManager) {
         DeployFiles.apply(admin, FILE, fieldManager);
         await("the API server enforces " + NAME + " and " + NODE_NAME)
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> refused(admin, namespace) && nodeRefused(admin));
     }
@@ -53,7 +54,7 @@ public final class ProtocolKeysPolicy {
         removeByName(admin, NAME);
         removeByName(admin, NODE_NAME);
         await("the API server no longer enforces " + NAME + " nor " + NODE_NAME)
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> !refused(admin, namespace) && !nodeRefused(admin));
     }

@@ -32,6 +32,7 @@ import io.hami.e2e.support.ProtocolKeysPolicy;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.PatientTimeout;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -44,7 +45,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -60,7 +60,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @EnableKubeControlPlane
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 2, unit = TimeUnit.MINUTES)
 class NodeProtocolKeysPolicyTest {
     private static final String SYSTEM = "hami-system";
     private static final String NS = "e2e-trust-nodes";

@@ -35,6 +35,7 @@ import io.hami.plugin.kubeletapi.AllocateResponse;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.NodeLockCodec;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +49,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -64,7 +64,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubeControlPlane
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 2, unit = TimeUnit.MINUTES)
 class ProtocolKeysPolicyTest {
     private static final String SYSTEM = "hami-system";
     private static final String NS = "e2e-trust";

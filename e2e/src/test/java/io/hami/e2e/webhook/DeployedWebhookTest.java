@@ -22,6 +22,7 @@ import io.hami.controlplane.junit.EnableKubeControlPlane;
 import io.hami.e2e.support.ClusterOps;
 import io.hami.e2e.support.HamiScheduler;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * so every "untouched" case is paired with a pod the same webhook did change.
  */
 @EnableKubeControlPlane
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 2, unit = TimeUnit.MINUTES)
 class DeployedWebhookTest {
     static final String NS = "e2e-webhook";
     static final String IGNORED_NS = "e2e-webhook-ignored";

@@ -8,13 +8,19 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +61,44 @@ class KubeClientsRateLimitTest {
     /** Interrupts a GET waiting for its token (it then goes at once) and lets it end before its client closes. */
     static void stopWaiting(ExecutorService threads) throws InterruptedException {
         threads.shutdownNow();
-        assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(threads.awaitTermination(Patience.seconds(10).toMillis(), TimeUnit.MILLISECONDS))
+                .isTrue();
+    }
+
+    /**
+     * A thread of its own for the GET, returned once it waits for its token: parked inside the
+     * {@link RateLimitInterceptor} (not merely not done yet, nor waiting on the server).
+     */
+    static Future<Node> heldGet(ExecutorService threads, KubernetesClient client) throws InterruptedException {
+        var thread = new CompletableFuture<Thread>();
+        var get = threads.submit(() -> {
+            thread.complete(Thread.currentThread());
+            return client.nodes().withName("n1").get();
+        });
+        Thread t;
+        try {
+            t = thread.get(Patience.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("the GET's thread did not start", e);
+        }
+        long deadline = System.nanoTime() + Patience.seconds(10).toNanos();
+        while (!waitsForAToken(t)) {
+            assertThat(get)
+                    .as("a GET behind the empty bucket waits for its token")
+                    .isNotDone();
+            assertThat(System.nanoTime() - deadline)
+                    .as("the GET waiting for its token within %s", Patience.seconds(10))
+                    .isNegative();
+            Thread.sleep(5); // the poll of a thread's state: it tells of no change
+        }
+        return get;
+    }
+
+    static boolean waitsForAToken(Thread t) {
+        return t.getState() == Thread.State.TIMED_WAITING
+                && Arrays.stream(t.getStackTrace())
+                        .anyMatch(f -> f.getClassName().equals(RateLimitInterceptor.class.getName())
+                                && f.getMethodName().equals("before"));
     }
 
     static long millisFor12Gets(KubernetesClient client) {
@@ -85,7 +128,7 @@ class KubeClientsRateLimitTest {
         var threads = Executors.newSingleThreadExecutor();
         try (var client = KubeClients.connect(kubeconfig, TIMEOUT, Optional.of(new ApiRateLimit(0.05, 1)))) {
             assertThat(client.nodes().withName("n1").get()).isNotNull();
-            var held = threads.submit(() -> client.nodes().withName("n1").get());
+            var held = heldGet(threads, client);
 
             var added = new CountDownLatch(1);
             long start = System.nanoTime();
@@ -131,11 +174,8 @@ class KubeClientsRateLimitTest {
                     .as("3 pages of a LIST and the watch")
                     .isLessThan(Duration.ofSeconds(10));
             assertThat(informer.getStore().list()).hasSize(5);
-            var held = threads.submit(() -> client.nodes().withName("n1").get());
-            Thread.sleep(500);
-            assertThat(held)
-                    .as("the pages overdrew the bucket: the next GET waits")
-                    .isNotDone();
+            var held = heldGet(threads, client); // the pages overdrew the bucket: the next GET waits
+            assertThat(held).isNotDone();
             stopWaiting(threads);
         } finally {
             threads.shutdownNow();

@@ -344,6 +344,49 @@ public final class KubeControlPlane implements AutoCloseable {
         return process;
     }
 
+    /**
+     * Kills etcd with SIGKILL, as a crash (no shutdown, no last write flushed by etcd itself): kube-apiserver keeps
+     * running, answers {@code /readyz} with the etcd check failing and fails or holds every request that needs etcd
+     * until {@link #startEtcd()}. The control plane is shared by the test classes of a JVM, so whoever kills it starts
+     * it again.
+     */
+    public void killEtcd() {
+        etcd.kill();
+        LOG.info("control plane: etcd killed (SIGKILL)");
+    }
+
+    /** Whether etcd runs (false between {@link #killEtcd()} and {@link #startEtcd()}). */
+    public boolean etcdRunning() {
+        return etcd.isAlive();
+    }
+
+    /**
+     * Starts etcd again after {@link #killEtcd()}: the same binary, ports and data folder (nothing is lost: a killed
+     * process leaves its writes in the page cache even with {@code --unsafe-no-fsync}), its output appended to
+     * {@code logs/etcd.log}. kube-apiserver reconnects by itself; this returns once its {@code /readyz} is ok again
+     * (within 2 minutes, else it fails with the end of kube-apiserver's log).
+     *
+     * @return how long it took from starting etcd until {@code /readyz} answered ok
+     */
+    public Duration startEtcd() {
+        long t0 = System.nanoTime();
+        etcd.restart();
+        awaitReady();
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        LOG.info("control plane: etcd started again, kube-apiserver ready after {} ms", took.toMillis());
+        return took;
+    }
+
+    /** Whether kube-apiserver's {@code /readyz} answers ok now (every check passes, etcd's among them). */
+    public boolean ready() {
+        try (KubernetesClient client = newClient()) {
+            String answer = client.raw(url + "/readyz");
+            return "ok".equals(answer == null ? null : answer.strip());
+        } catch (KubernetesClientException e) {
+            return false;
+        }
+    }
+
     private void awaitReady() {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         String last = "";

@@ -2,14 +2,19 @@ package io.hami.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hami.controlplane.junit.EnableKubeControlPlane;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What the fixture promises: a real API server that authenticates, authorises and admits like a cluster's. */
@@ -87,6 +92,49 @@ class KubeControlPlaneTest {
                     .contains("ignoredByScheduler: true");
             assertThat(scheduler.isAlive()).isTrue();
         }
+    }
+
+    @Test
+    void etcdKilledAndStartedAgainKeepsItsDataAndTheApiServerRecovers() throws Exception {
+        plane.ensureNamespace("etcd-restart");
+        var before = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("before-the-crash")
+                .endMetadata()
+                .withData(Map.of("k", "v"))
+                .build();
+        admin.configMaps().inNamespace("etcd-restart").resource(before).create();
+        Path etcdLog = plane.workDir().resolve("logs/etcd.log");
+
+        plane.killEtcd();
+        try {
+            assertThat(plane.etcdRunning()).isFalse();
+            await("kube-apiserver notices that etcd is gone")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> !plane.ready());
+        } finally {
+            Duration took = plane.startEtcd();
+            assertThat(took).isLessThan(Duration.ofMinutes(2));
+        }
+
+        assertThat(plane.etcdRunning()).isTrue();
+        assertThat(plane.ready()).isTrue();
+        assertThat(admin.configMaps()
+                        .inNamespace("etcd-restart")
+                        .withName("before-the-crash")
+                        .get()
+                        .getData())
+                .containsEntry("k", "v");
+        admin.configMaps()
+                .inNamespace("etcd-restart")
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("after-the-crash")
+                        .endMetadata()
+                        .build())
+                .create();
+        assertThat(Files.readString(etcdLog)).contains("etcd started again");
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.PodDevicesCodec;
 import java.net.HttpURLConnection;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -24,26 +25,54 @@ import org.slf4j.LoggerFactory;
 final class PodOutcome {
     private static final Logger LOG = LoggerFactory.getLogger(PodOutcome.class);
     private static final int ATTEMPTS = 5;
+    /**
+     * How long {@link #completeIfDone} keeps trying to write {@code success} when the API server fails the write
+     * (anything but a conflict: a 5xx, a timeout, a reset connection, as when etcd restarts). The entry is already
+     * consumed and the kubelet is about to start the container, so giving up at the first error would leave a served
+     * pod {@code allocating} for good, and if the lock release fails as well, its lock held until the allocation
+     * timeout, which then marks the running pod {@code failed}. The kubelet's Allocate waits meanwhile (the kubelet
+     * sets no deadline on it).
+     */
+    static final Duration SUCCESS_RETRY = Duration.ofSeconds(10);
+
+    private static final Duration FIRST_WAIT = Duration.ofMillis(250);
+    private static final Duration LONGEST_WAIT = Duration.ofSeconds(2);
 
     private final KubernetesClient client;
     private final NodeLockClient locks;
     private final String node;
     private final List<String> everyToAllocateKey;
+    private final Duration successRetry;
 
     PodOutcome(KubernetesClient client, NodeLockClient locks, String node, List<String> everyToAllocateKey) {
+        this(client, locks, node, everyToAllocateKey, SUCCESS_RETRY);
+    }
+
+    PodOutcome(
+            KubernetesClient client,
+            NodeLockClient locks,
+            String node,
+            List<String> everyToAllocateKey,
+            Duration successRetry) {
         this.client = client;
         this.locks = locks;
         this.node = node;
         this.everyToAllocateKey = List.copyOf(everyToAllocateKey);
+        this.successRetry = successRetry;
     }
 
     /**
      * After this plugin's entry was consumed ({@code patched} is the pod as that write left it, so a plugin of
-     * another vendor that wrote before it is seen): success and release when nothing is left.
+     * another vendor that wrote before it is seen): success and release when nothing is left. A conflict reads the
+     * pod again (up to {@value #ATTEMPTS} times); any other failure is tried again, the pod read again first, with
+     * waits from 250 ms doubling to 2 s for {@link #SUCCESS_RETRY}.
      */
     void completeIfDone(Pod patched) {
         Pod current = patched;
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        int conflicts = 0;
+        long deadline = System.nanoTime() + successRetry.toNanos();
+        Duration wait = FIRST_WAIT;
+        while (current != null) {
             if (entriesLeft(current)) {
                 return; // another vendor's plugin finishes the pod
             }
@@ -63,23 +92,51 @@ final class PodOutcome {
                 LOG.info("pod {}: every device allocated, bind-phase=success", WaitingPods.name(current));
                 break;
             } catch (KubernetesClientException e) {
-                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-                    LOG.error(
-                            "pod {}: could not set bind-phase=success: {}",
+                if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                    if (++conflicts >= ATTEMPTS) {
+                        break;
+                    }
+                } else {
+                    if (System.nanoTime() + wait.toNanos() > deadline) {
+                        LOG.error(
+                                "pod {}: could not set bind-phase=success, giving up after {}: {}",
+                                WaitingPods.name(current),
+                                successRetry,
+                                ApiErrors.describe(e));
+                        break;
+                    }
+                    LOG.warn(
+                            "pod {}: could not set bind-phase=success, trying again in {} ms: {}",
                             WaitingPods.name(current),
+                            wait.toMillis(),
                             ApiErrors.describe(e));
-                    break;
+                    if (!pause(wait)) {
+                        break;
+                    }
+                    wait = wait.multipliedBy(2).compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait.multipliedBy(2);
                 }
-                current = client.pods()
-                        .inNamespace(current.getMetadata().getNamespace())
-                        .withName(current.getMetadata().getName())
-                        .get();
-                if (current == null) {
-                    break;
+                try {
+                    current = client.pods()
+                            .inNamespace(current.getMetadata().getNamespace())
+                            .withName(current.getMetadata().getName())
+                            .get();
+                } catch (KubernetesClientException readFailed) {
+                    // the next write, with the version read before, fails again or conflicts; both are handled
                 }
             }
         }
         release(patched);
+    }
+
+    /** Waits {@code d}; false when interrupted (the plugin stops), with the interrupt kept. */
+    private static boolean pause(Duration d) {
+        try {
+            Thread.sleep(d);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Marks the pod failed (so nothing serves it later) and releases the lock it holds. */

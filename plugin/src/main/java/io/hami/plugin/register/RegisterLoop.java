@@ -41,6 +41,9 @@ public final class RegisterLoop implements AutoCloseable {
     private final NodeWriteObserver observer;
     private final Semaphore wake = new Semaphore(0);
     private final AtomicInteger patches = new AtomicInteger();
+    /** Cycles run to their end, written, unchanged or failed (tests wait on it rather than on the clock). */
+    private final AtomicInteger cycles = new AtomicInteger();
+
     private final Thread thread;
     private final HealthBoard.Subscription subscription;
     private volatile boolean running = true;
@@ -77,6 +80,11 @@ public final class RegisterLoop implements AutoCloseable {
         return patches.get();
     }
 
+    /** How many cycles have run to their end, whether they patched, found nothing new or failed. */
+    public int cycles() {
+        return cycles.get();
+    }
+
     private void loop() {
         while (running) {
             Duration next = period;
@@ -85,6 +93,8 @@ public final class RegisterLoop implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("node {}: publishing {} failed, retrying in {}: {}", node, key, retry, e.getMessage());
                 next = retry;
+            } finally {
+                cycles.incrementAndGet();
             }
             try {
                 if (wake.tryAcquire(next.toMillis(), TimeUnit.MILLISECONDS)) {

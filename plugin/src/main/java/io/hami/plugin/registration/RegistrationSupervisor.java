@@ -43,6 +43,10 @@ public final class RegistrationSupervisor implements AutoCloseable {
     private final Map<Endpoint, KubeletSocketId> registered = new HashMap<>();
 
     private final AtomicInteger registrations = new AtomicInteger();
+    private final AtomicInteger failedRegistrations = new AtomicInteger();
+    /** Rounds (serve, register what is pending, wait for the directory) run to their end. */
+    private final AtomicInteger rounds = new AtomicInteger();
+
     private final CountDownLatch firstRound = new CountDownLatch(1);
     private final Thread thread;
     private volatile boolean running = true;
@@ -73,6 +77,19 @@ public final class RegistrationSupervisor implements AutoCloseable {
         return registrations.get();
     }
 
+    /** How many Register calls failed (no kubelet, or it refused), over every endpoint. */
+    public int failedRegistrations() {
+        return failedRegistrations.get();
+    }
+
+    /**
+     * How many rounds have run to their end: each serves what lost its socket, registers what is pending and then
+     * waits for the directory to change or the periodic check (tests wait on it rather than on the clock).
+     */
+    public int rounds() {
+        return rounds.get();
+    }
+
     /** Waits until every endpoint has been registered once. */
     public boolean awaitRegistered(Duration timeout) throws InterruptedException {
         return firstRound.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -89,6 +106,7 @@ public final class RegistrationSupervisor implements AutoCloseable {
                 ensureServing();
                 boolean pending = registerPending();
                 awaitEvents(pending ? retry : check);
+                rounds.incrementAndGet();
             } catch (ClosedWatchServiceException e) {
                 return;
             } catch (IOException | RuntimeException e) {
@@ -143,6 +161,7 @@ public final class RegistrationSupervisor implements AutoCloseable {
                 LOG.info("{}: registered with the kubelet on {}", e.resource(), registrar.kubeletSocket());
             } catch (StatusRuntimeException ex) {
                 pending = true;
+                failedRegistrations.incrementAndGet();
                 observer.registered(e.resource(), false);
                 LOG.warn(
                         "{}: kubelet registration on {} failed, retrying in {}: {}{}",

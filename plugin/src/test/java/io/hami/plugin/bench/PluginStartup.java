@@ -185,11 +185,11 @@ public final class PluginStartup {
                     throw new IllegalStateException("the plugin (" + name + ") did not register within 60 s; its log: "
                             + log + "\n" + Files.readString(log));
                 }
-                Thread.sleep(2);
+                Thread.sleep(2); // a benchmark's poll: its grain (2 ms) is all it adds to the start time measured
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             double atRegister = rssMiB(p.pid());
-            Thread.sleep(2000);
+            Thread.sleep(2000); // a measurement, not a wait: the memory two seconds after registering
             return new Sample(seconds, atRegister, rssMiB(p.pid()));
         } finally {
             p.destroy();

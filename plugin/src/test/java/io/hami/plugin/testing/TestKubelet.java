@@ -93,7 +93,10 @@ public final class TestKubelet implements AutoCloseable {
                 .listAndWatch(Empty.getDefaultInstance(), new StreamObserver<>() {
                     @Override
                     public void onNext(ListAndWatchResponse list) {
-                        lists.put(request.getResourceName(), list);
+                        synchronized (lists) {
+                            lists.put(request.getResourceName(), list);
+                            lists.notifyAll();
+                        }
                     }
 
                     @Override
@@ -114,20 +117,28 @@ public final class TestKubelet implements AutoCloseable {
         return options.get(resource);
     }
 
-    /** Waits until the last list of {@code resource} satisfies {@code condition}. */
+    /** Waits until the last list of {@code resource} satisfies {@code condition}, for at most {@code timeout}. */
     public ListAndWatchResponse awaitList(
             String resource, Predicate<ListAndWatchResponse> condition, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            ListAndWatchResponse list = lists.get(resource);
-            if (list != null && condition.test(list)) {
-                return list;
+        synchronized (lists) {
+            while (true) {
+                ListAndWatchResponse list = lists.get(resource);
+                if (list != null && condition.test(list)) {
+                    return list;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("no ListAndWatch list of " + resource + " as expected within " + timeout
+                            + "; last: " + list);
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(lists, left); // woken by each list the plugin sends
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted", e);
+                }
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(
-                        "no ListAndWatch list of " + resource + " as expected within " + timeout + "; last: " + list);
-            }
-            sleep(10);
         }
     }
 
@@ -186,15 +197,6 @@ public final class TestKubelet implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             server = null;
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * How far an informer has handed every change over: the highest resourceVersion up to which each change of the
@@ -14,6 +15,9 @@ import java.util.concurrent.TimeUnit;
  * Kubernetes calls them opaque: a caller then learns nothing and takes its slower path).
  */
 public final class WatchHorizon {
+    /** {@link System#nanoTime}, or a test's clock: what the lag is measured on (waits still take real time). */
+    private final LongSupplier nanoTime;
+
     private long upTo = -1;
     private boolean listing = true;
     /** Waiters by the version they wait for: a change wakes only those it lets through, not every waiting bind. */
@@ -22,6 +26,14 @@ public final class WatchHorizon {
     private long lagNanos;
 
     private record Waiter(long target, long since, CountDownLatch reached) {}
+
+    public WatchHorizon() {
+        this(System::nanoTime);
+    }
+
+    WatchHorizon(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+    }
 
     synchronized void listStarted() {
         listing = true;
@@ -56,7 +68,7 @@ public final class WatchHorizon {
             if (upTo >= target) {
                 return true;
             }
-            waiter = new Waiter(target, System.nanoTime(), new CountDownLatch(1));
+            waiter = new Waiter(target, nanoTime.getAsLong(), new CountDownLatch(1));
             waiters.add(waiter);
             if (lagNanos > max.toNanos()) {
                 return false;
@@ -80,7 +92,7 @@ public final class WatchHorizon {
             return;
         }
         upTo = version;
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         while (!waiters.isEmpty() && waiters.peek().target() <= upTo) {
             Waiter waiter = waiters.poll();
             long waited = now - waiter.since();

@@ -5,6 +5,8 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.hami.kube.http.BoundedReads;
+import io.hami.kube.http.RequestLimits;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.BindingResult;
 import io.hami.scheduler.extender.ExtenderArgs;
@@ -84,9 +86,6 @@ public final class SchedulerHttpServer implements AutoCloseable {
 
     /** Largest body of a GET endpoint, which reads none. */
     static final long NO_BODY = 16 * 1024;
-
-    /** The largest of the limits above. */
-    static final long LARGEST_BODY = EXTENDER_BODY;
 
     /** {@link #start(InetSocketAddress, Path, Path, Routes, RequestLimits)} with {@link RequestLimits#DEFAULTS}. */
     public static SchedulerHttpServer start(InetSocketAddress address, Path cert, Path key, Routes routes)

@@ -2,9 +2,8 @@ package io.hami.scheduler.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
-import io.hami.scheduler.http.BoundedReads;
-import io.hami.scheduler.http.RequestLimits;
+import io.hami.kube.http.MetricsPort;
+import io.hami.kube.http.RequestLimits;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -13,8 +12,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Semaphore;
 
 /**
  * Serves the scheduler's metrics on {@code /metrics} on its own port (upstream: {@code :9395}), so scraping needs
@@ -28,17 +25,10 @@ public final class MetricsServer implements AutoCloseable {
     private static final String TEXT = PrometheusTextFormatWriter.CONTENT_TYPE;
     private static final String OPEN_METRICS = OpenMetricsTextFormatWriter.CONTENT_TYPE;
 
-    /** Largest request body: the endpoints are GETs, which send none. */
-    private static final long NO_BODY = 16 * 1024;
+    private final MetricsPort port;
 
-    private final HttpServer server;
-    private final BoundedReads reads;
-    private final InetSocketAddress address;
-
-    private MetricsServer(HttpServer server, BoundedReads reads) {
-        this.server = server;
-        this.reads = reads;
-        this.address = server.getAddress();
+    private MetricsServer(MetricsPort port) {
+        this.port = port;
     }
 
     /** Starts serving {@code registry} at {@code bind} as the client library writes it; port 0 picks a free port. */
@@ -52,35 +42,13 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * Starts serving {@code exposition} at {@code bind}, reading requests within {@code limits} as the extender does;
-     * port 0 picks a free port.
+     * Starts serving {@code exposition} at {@code bind}, reading requests within {@code limits} as the extender does
+     * ({@link MetricsPort}: deadlines, bounded bodies, two scrapes at a time); port 0 picks a free port.
      */
     public static MetricsServer start(InetSocketAddress bind, Exposition exposition, RequestLimits limits)
             throws IOException {
-        BoundedReads.boundHeadersAndConnections();
-        HttpServer server = HttpServer.create(bind, 0);
-        // Requests are read on virtual threads under deadlines, so slow clients cannot hold the scrapes' threads.
-        var reads = BoundedReads.on(server, limits, "metrics");
         var fallback = new MetricsHandler(exposition.registry());
-        // Two scrapes at a time (two Prometheus replicas); more wait rather than each holding a body in memory.
-        var scrapes = new Semaphore(2);
-        reads.serve("/metrics", NO_BODY, BoundedReads.TEXT, exchange -> {
-            try {
-                scrapes.acquire();
-            } catch (InterruptedException e) { // the server is closing
-                Thread.currentThread().interrupt();
-                exchange.close();
-                return;
-            }
-            try {
-                serve(exchange, exposition, fallback);
-            } finally {
-                scrapes.release();
-            }
-        });
-        reads.serve("/-/healthy", NO_BODY, BoundedReads.TEXT, MetricsServer::healthy);
-        server.start();
-        return new MetricsServer(server, reads);
+        return new MetricsServer(MetricsPort.start(bind, exchange -> serve(exchange, exposition, fallback), limits));
     }
 
     private static void serve(HttpExchange exchange, Exposition exposition, HttpHandler fallback) throws IOException {
@@ -136,22 +104,13 @@ public final class MetricsServer implements AutoCloseable {
         return false;
     }
 
-    private static void healthy(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            byte[] body = "Exporter is healthy.\n".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-        }
-    }
-
     /** The address actually bound, with the chosen port when 0 was asked for. */
     public InetSocketAddress address() {
-        return address;
+        return port.address();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        reads.close();
+        port.close();
     }
 }

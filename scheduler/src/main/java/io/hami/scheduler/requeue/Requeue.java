@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +82,8 @@ public final class Requeue implements FilterObserver, UsageIndex.PodListener {
     private final Set<String> released = new TreeSet<>();
     /** The latest release of the coming burst, guarded by {@code this}; null when none is due. */
     private Instant releasedAt;
+    /** Bursts run to their end, whatever they patched (tests wait on it rather than on the clock). */
+    private final AtomicLong bursts = new AtomicLong();
 
     /**
      * @param leader whether this replica leads: only the leader patches
@@ -168,6 +171,14 @@ public final class Requeue implements FilterObserver, UsageIndex.PodListener {
 
     /** Nudges the pods waiting for the vendors released since the last burst. */
     void burst() {
+        try {
+            nudge();
+        } finally {
+            bursts.incrementAndGet();
+        }
+    }
+
+    private void nudge() {
         List<WaitingPods.Waiting> chosen;
         String at;
         Set<String> vendors;
@@ -217,6 +228,11 @@ public final class Requeue implements FilterObserver, UsageIndex.PodListener {
 
     private synchronized void forget(String key) {
         waiting.forget(key);
+    }
+
+    /** How many bursts have run to their end, every patch of theirs written or failed (tests, diagnostics). */
+    public long bursts() {
+        return bursts.get();
     }
 
     /** The waiting pods in nudge order (tests, diagnostics). */

@@ -27,6 +27,7 @@ import io.hami.protocol.codec.PodDevicesCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.BindingArgs;
@@ -51,7 +52,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 4's concurrency acceptance: two scheduler instances, 8 binding threads, 500 pods, 10 nodes, 10 % of
@@ -68,7 +68,7 @@ class BindConcurrencyTest {
     static final Duration LOCK_TIMEOUT = Duration.ofSeconds(3);
 
     @Test
-    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    @PatientTimeout(value = 6, unit = TimeUnit.MINUTES)
     void twoInstancesUnderApiFaultsAndACrashNeverOvercommit() throws Exception {
         try (var server = EmbeddedApiServer.start();
                 KubernetesClient admin = server.newClient()) {
@@ -339,6 +339,7 @@ class BindConcurrencyTest {
         assertThat(app.index().nodeNames()).hasSize(NODES);
     }
 
+    /** The simulated load's pace (kube-scheduler's backoff, the plugins' poll), not a wait for an event. */
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hami.kube.lock.LockOutcome;
 import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.extender.BindingArgs;
 import io.hami.scheduler.extender.BindingResult;
 import io.hami.scheduler.gang.GangWaits;
@@ -23,14 +24,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Gang members (scheduler-plugins' PodGroup label, Volcano's annotation) whose node lock is held wait for it inside the
  * bind, in arrival order, within {@code --gang-lock-wait}; other pods are refused at once as before. Against the
  * embedded API server; the node's "plugins" are a loop that releases the lock of each bound holder.
  */
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@PatientTimeout(value = 2, unit = TimeUnit.MINUTES)
 class GangBindTest {
 
     /** What bind told its observer. */
@@ -198,6 +198,7 @@ class GangBindTest {
         }
     }
 
+    /** The simulated plugins' pace (their poll, an allocation's duration): part of what is simulated, not a wait. */
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);

@@ -7,12 +7,20 @@ import io.hami.protocol.testing.Patience;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class WatchHorizonTest {
     static final Duration NONE = Duration.ZERO;
     /** A waiter's own limit, and how long the test waits for its answer: only a lost wake-up takes that long. */
     static final Duration WAKE_WITHIN = Patience.seconds(30);
+    /** An informer lag, on the test's clock. */
+    static final Duration LAGGING = Duration.ofSeconds(40);
+    /**
+     * What a caller would wait: less than {@link #LAGGING}, more than any real stall of an answer given at once, and
+     * at most {@link #WAKE_WITHIN}, so that a lag below it lets {@link #waiting} wait.
+     */
+    static final Duration PATIENT = Duration.ofSeconds(20);
 
     /**
      * A caller of {@code reached(version)} on a thread of its own, returned once it waits (parked with its deadline), so
@@ -80,23 +88,26 @@ class WatchHorizonTest {
 
     @Test
     void whileTheInformerLagsMoreThanACallerWouldWaitCallersDoNotWaitAndWaitAgainOnceItCatchesUp() throws Exception {
-        var horizon = new WatchHorizon();
+        // The lag is measured on this clock, moved by hand; waits still take real time.
+        var now = new AtomicLong();
+        var horizon = new WatchHorizon(now::get);
         horizon.listed("1");
         assertThat(horizon.reached("2", Duration.ofMillis(10))).isFalse();
-        // Real time on purpose: the lag is what WatchHorizon measures, on System.nanoTime (no clock to inject).
-        Thread.sleep(1_000);
-        horizon.handled("2"); // version 2 took a second to come through
+        now.addAndGet(LAGGING.toNanos());
+        horizon.handled("2"); // version 2 took that long to come through
 
-        assertThat(horizon.lag()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(horizon.lag()).isEqualTo(LAGGING);
         long start = System.nanoTime();
-        assertThat(horizon.reached("3", Duration.ofMillis(500))).isFalse();
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
+        assertThat(horizon.reached("3", PATIENT)).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("answered at once, not after waiting its %s", PATIENT)
+                .isLessThan(PATIENT);
 
-        for (int v = 3; v < 60 && horizon.lag().compareTo(Duration.ofMillis(500)) > 0; v++) {
-            horizon.reached(Integer.toString(v + 1), Duration.ofMillis(500)); // answered at once, still measured
+        for (int v = 3; v < 60 && horizon.lag().compareTo(PATIENT) > 0; v++) {
+            horizon.reached(Integer.toString(v + 1), PATIENT); // answered at once, still measured
             horizon.handled(Integer.toString(v + 1));
         }
-        assertThat(horizon.lag()).isLessThan(Duration.ofMillis(500));
+        assertThat(horizon.lag()).isLessThan(PATIENT);
         var waiter = waiting(horizon, "100");
         horizon.handled("100");
         assertThat(waiter.get(WAKE_WITHIN.toMillis(), TimeUnit.MILLISECONDS)).isTrue();

@@ -14,8 +14,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerFixture;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -182,7 +182,7 @@ class ExtenderHttpTest {
                 .isEmpty();
         assertThat(f.annotations("busy")).containsEntry("hami.io/bind-phase", "allocating");
         // while busy's allocation holds gpu-2's lock, a bind there would wait: gpu-2 costs a notch
-        long held = await().atMost(Duration.ofSeconds(10))
+        long held = await().atMost(Patience.seconds(10))
                 .until(
                         () -> f.app.watch().locked("gpu-2")
                                 ? prioritize(pod, "gpu-2").get(0).get("Score").asLong()
@@ -193,7 +193,7 @@ class ExtenderHttpTest {
             n.getMetadata().getAnnotations().remove(ProtocolKeys.NODE_LOCK);
             return n;
         });
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Patience.seconds(10)).untilAsserted(() -> {
             var r = prioritize(pod, "gpu-1", "gpu-2");
             assertThat(r.get(0).get("Host").asString()).isEqualTo("gpu-1");
             assertThat(r.get(1).get("Host").asString()).isEqualTo("gpu-2");
@@ -208,7 +208,7 @@ class ExtenderHttpTest {
                 .withName("busy")
                 .withGracePeriod(0)
                 .delete();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(10))
                 .until(() -> f.app.index()
                                 .snapshot("gpu-2")
                                 .orElseThrow()

@@ -9,6 +9,7 @@ import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -67,14 +68,14 @@ class HandshakeLoopTest {
                     SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5)),
                     new PrometheusRegistry(),
                     clock)) {
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Patience.seconds(10))
                         .until(() -> app.index().nodeNames().contains("n"));
                 // Design D9: nothing allocatable, so the register claims more than the node allows and the vendor is
                 // out whatever the handshake says; the handshake itself runs as design D3 has it.
                 assertThat(hcuDevices(app)).as("register above Allocatable").isZero();
 
                 app.handshake().round();
-                await().atMost(Duration.ofSeconds(15))
+                await().atMost(Patience.seconds(15))
                         .untilAsserted(() -> assertThat(handshake(client)).isEqualTo("Requesting_2026-08-01 06:00:00"));
 
                 now.set(now.get().plusSeconds(60));
@@ -85,7 +86,7 @@ class HandshakeLoopTest {
 
                 now.set(now.get().plusSeconds(1));
                 app.handshake().round();
-                await().atMost(Duration.ofSeconds(15)).until(() -> handshake(client) == null);
+                await().atMost(Patience.seconds(15)).until(() -> handshake(client) == null);
                 assertThat(hcuDevices(app))
                         .as("expired and nothing allocatable: withdrawn")
                         .isZero();
@@ -101,9 +102,9 @@ class HandshakeLoopTest {
                                 .addToAllocatable("hygon.com/hcunum", new Quantity("10"))
                                 .endStatus()
                                 .build());
-                await().atMost(Duration.ofSeconds(15))
+                await().atMost(Patience.seconds(15))
                         .until(() -> "Reported_2026-08-01 06:01:01".equals(handshake(client)));
-                await().atMost(Duration.ofSeconds(15)).until(() -> {
+                await().atMost(Patience.seconds(15)).until(() -> {
                     app.handshake().round();
                     return hcuDevices(app) == 1;
                 });
@@ -159,10 +160,10 @@ class HandshakeLoopTest {
                     SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5)),
                     new PrometheusRegistry(),
                     clock)) {
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Patience.seconds(10))
                         .until(() -> app.index().nodeNames().size() == 3);
                 app.handshake().round();
-                await().atMost(Duration.ofSeconds(15))
+                await().atMost(Patience.seconds(15))
                         .until(() -> annotation(client, "nvidia-only", "hami.io/node-handshake-hcu") == null
                                 && annotation(client, "hcu-only", "hami.io/node-handshake-hcu") != null);
                 String nvidiaVersion = client.nodes()
@@ -235,12 +236,12 @@ class HandshakeLoopTest {
                     SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, Duration.ofMinutes(5)),
                     new PrometheusRegistry(),
                     clock)) {
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Patience.seconds(10))
                         .until(() -> app.index().nodeNames().contains("n"));
                 // Before, such a value counted as pending at any age: it stayed, and the node kept devices no plugin
                 // answered
                 // for. Now it expires: withdrawn and deleted, and the next round asks again with a readable time.
-                await().atMost(Duration.ofSeconds(15)).until(() -> {
+                await().atMost(Patience.seconds(15)).until(() -> {
                     app.handshake().round();
                     return "Requesting_2026-08-01 06:00:00".equals(handshake(client));
                 });

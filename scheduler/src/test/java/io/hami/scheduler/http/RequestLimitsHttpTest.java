@@ -4,6 +4,8 @@ import static io.hami.scheduler.SchedulerFixture.container;
 import static io.hami.scheduler.SchedulerFixture.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hami.kube.http.RawHttp;
+import io.hami.kube.http.RequestLimits;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.SchedulingPolicy;

@@ -5,6 +5,8 @@ import static io.hami.scheduler.SchedulerFixture.gpu;
 import static io.hami.scheduler.SchedulerFixture.names;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hami.kube.http.RawHttp;
+import io.hami.kube.http.RequestLimits;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerFixture;
 import io.hami.scheduler.extender.SchedulingPolicy;

@@ -89,6 +89,14 @@ class RequeueOnReleaseTest {
         assertThat(JSON.readTree(r.body()).get("NodeNames").size()).as(r.body()).isZero();
     }
 
+    /** Waits until the requeue has ended a burst more than {@code bursts}: every patch of it is on the server. */
+    static void awaitBurstsAfter(SchedulerFixture f, long bursts) {
+        await("the release's burst ended")
+                .atMost(Patience.seconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> f.app.requeue().bursts() > bursts);
+    }
+
     static String nudge(SchedulerFixture f, String pod) {
         Map<String, String> a = f.annotations(pod);
         return a == null ? null : a.get(ProtocolKeys.REQUEUE_AFTER_RELEASE);
@@ -108,6 +116,7 @@ class RequeueOnReleaseTest {
             assertThat(f.app.requeue().waiting()).containsOnlyKeys("default/gpu-a", "default/gpu-b", "default/hcu-a");
 
             Instant before = Instant.now().minusSeconds(1);
+            long bursts = f.app.requeue().bursts();
             f.client
                     .pods()
                     .inNamespace("default")
@@ -121,10 +130,9 @@ class RequeueOnReleaseTest {
             Instant at = Instant.parse(nudge(f, "gpu-a"));
             assertThat(at).isBetween(before, Instant.now());
             assertThat(nudge(f, "gpu-b")).isEqualTo(nudge(f, "gpu-a"));
-            // Real time on purpose: an absence (no nudge for the other vendor) has no event to wait for; a burst that
-            // wrongly chose hcu-a would have patched it within these three bursts' time. Load can only hide such a bug
-            // here, not fail a correct build.
-            Thread.sleep(Requeue.COALESCE.toMillis() * 3);
+            // The release's burst has ended, each of its patches answered: one that wrongly chose hcu-a (or the
+            // others) would have patched it by then.
+            awaitBurstsAfter(f, bursts);
             assertThat(nudge(f, "hcu-a")).as("waits for another vendor").isNull();
             assertThat(nudge(f, neverAsked.getMetadata().getName()))
                     .as("never found unschedulable")
@@ -139,6 +147,7 @@ class RequeueOnReleaseTest {
             await().atMost(Patience.seconds(30))
                     .until(() -> f.app.requeue().waiting().keySet().equals(java.util.Set.of("default/hcu-a")));
             String gpuAStamp = nudge(f, "gpu-a");
+            bursts = f.app.requeue().bursts();
             f.client
                     .pods()
                     .inNamespace("default")
@@ -149,6 +158,7 @@ class RequeueOnReleaseTest {
                     .atMost(Patience.seconds(30))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> nudge(f, "hcu-a") != null);
+            awaitBurstsAfter(f, bursts);
             assertThat(nudge(f, "gpu-a")).as("forgotten once it fit").isEqualTo(gpuAStamp);
         }
     }
@@ -176,8 +186,9 @@ class RequeueOnReleaseTest {
                                     .getFirst()
                                     .usedmem()
                             == 0);
-            // Real time on purpose: an absence (off: no nudge) has no event to wait for; see above.
-            Thread.sleep(Requeue.COALESCE.toMillis() * 3);
+            // No wait: off, nothing is left that could nudge later. There is no Requeue (above), so none listens to
+            // the index, which has had the release, nor has a timer; and Requeue's Patcher is the only writer of the
+            // annotation.
             assertThat(nudge(f, "gpu-a")).isNull();
         }
     }

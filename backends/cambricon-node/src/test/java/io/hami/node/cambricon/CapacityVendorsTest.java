@@ -24,6 +24,7 @@ import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.Discovery;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CapacityVendorsTest {
     static final String NODE = "n1";
-    static final Duration WAIT = Duration.ofSeconds(15);
+    static final Duration WAIT = Patience.seconds(15);
     static final DeviceBackends BACKENDS = DeviceBackends.load(DeviceConfig.DEFAULTS);
     static final String MLU1 = "4b7f3c2a-1d5e-4f60-8a9b-000000000001";
 

@@ -23,6 +23,7 @@ import io.hami.protocol.codec.HandshakeCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.VendorKeys;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +42,7 @@ class HygonPluginTest {
     static final String HCU0 = "DCU-6c8a1f4e2b9d0001";
     static final String HCU1 = "DCU-6c8a1f4e2b9d0002";
     static final String RESOURCE = "hygon.com/hcunum";
-    static final Duration WAIT = Duration.ofSeconds(15);
+    static final Duration WAIT = Patience.seconds(15);
     static final VendorKeys KEYS = DeviceBackends.load(DeviceConfig.DEFAULTS)
             .byVendor(HygonKeys.VENDOR)
             .orElseThrow()

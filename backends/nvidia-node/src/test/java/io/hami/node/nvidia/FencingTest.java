@@ -2,15 +2,19 @@ package io.hami.node.nvidia;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.hami.backend.nvidia.NvidiaKeys;
 import io.hami.plugin.PluginApp;
+import io.hami.plugin.allocate.PodLocator;
 import io.hami.plugin.config.Timings;
 import io.hami.plugin.kubeletapi.AllocateRequest;
 import io.hami.plugin.kubeletapi.ContainerAllocateRequest;
 import io.hami.plugin.kubeletapi.ContainerAllocateResponse;
+import io.hami.plugin.server.DevicePluginService;
 import io.hami.plugin.testing.MockVendor;
 import io.hami.plugin.testing.PluginRun;
 import io.hami.plugin.testing.TestCluster;
@@ -19,10 +23,14 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.VendorKeys;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +47,7 @@ class FencingTest {
     static final String GPU0 = "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000000";
     static final String RESOURCE = "nvidia.com/gpu";
     static final Duration LOCK_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration WAIT = Patience.seconds(15);
     static final VendorKeys KEYS = DeviceBackends.load(DeviceConfig.DEFAULTS)
             .byVendor(NvidiaKeys.VENDOR)
             .orElseThrow()
@@ -66,7 +75,7 @@ class FencingTest {
                 s.timings().registerRetry(),
                 s.timings().handshakePoll(),
                 s.timings().healthWait(),
-                Duration.ofSeconds(2),
+                Patience.seconds(2),
                 s.timings().registrationRetry(),
                 s.timings().socketCheck());
         plugin = PluginRun.start(
@@ -93,6 +102,38 @@ class FencingTest {
 
         assertThat(cluster.annotation("a", ProtocolKeys.BIND_PHASE)).isEqualTo("failed");
         assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).endsWith(",default,b");
+    }
+
+    /**
+     * The plugin's thread answering an Allocate, once it waits for the node to settle: it found the node ambiguous
+     * and pauses before reading it again.
+     */
+    static Thread awaitSettling() {
+        return await("an Allocate waiting for the node to settle")
+                .atMost(WAIT)
+                .pollInterval(Duration.ofMillis(5))
+                .until(FencingTest::settling, Optional::isPresent)
+                .orElseThrow();
+    }
+
+    static Optional<Thread> settling() {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(t -> Arrays.stream(t.getValue()).anyMatch(f -> isIn(f, PodLocator.class, "locate"))
+                        && Arrays.stream(t.getValue())
+                                .anyMatch(f -> f.getClassName().equals(Thread.class.getName())
+                                        && f.getMethodName().startsWith("sleep")))
+                .map(Map.Entry::getKey)
+                .findFirst();
+    }
+
+    /** Whether {@code thread} is still in the plugin's Allocate handler. */
+    static boolean answering(Thread thread) {
+        return Arrays.stream(thread.getStackTrace()).anyMatch(f -> isIn(f, DevicePluginService.class, "allocate"));
+    }
+
+    static boolean isIn(StackTraceElement frame, Class<?> type, String method) {
+        return frame.getClassName().equals(type.getName())
+                && frame.getMethodName().equals(method);
     }
 
     @AfterEach
@@ -133,25 +174,31 @@ class FencingTest {
 
     @Test
     void anAllocateTheKubeletGaveUpOnConsumesNothingEvenWhenThePodSettlesAfterwards() throws Exception {
-        // The kubelet's deadline passes while the plugin waits for A's rejection to land.
-        Thread rejecter = Thread.ofVirtual().start(() -> {
-            try {
-                Thread.sleep(800);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            cluster.reject("a");
-        });
-        var impatient = kubelet.plugin(RESOURCE).withDeadlineAfter(300, TimeUnit.MILLISECONDS);
+        // The kubelet gives up (its deadline, its restart: either cancels the call) while the plugin waits for A's
+        // rejection to land; the rejection lands afterwards.
         var request = AllocateRequest.newBuilder()
                 .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(GPU0 + "-1"))
                 .build();
-        assertThatThrownBy(() -> impatient.allocate(request))
+        var call = Context.current().withCancellation();
+        var answer = new CompletableFuture<Throwable>();
+        Thread.ofVirtual()
+                .start(() -> call.run(() -> {
+                    try {
+                        kubelet.plugin(RESOURCE).allocate(request);
+                        answer.complete(null);
+                    } catch (RuntimeException e) {
+                        answer.complete(e);
+                    }
+                }));
+        Thread handler = awaitSettling();
+        call.cancel(null);
+        assertThat(answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
                 .isInstanceOfSatisfying(
                         StatusRuntimeException.class,
-                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
-        rejecter.join();
-        Thread.sleep(1500); // the plugin's re-read finds the node settled after the call was given up
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.CANCELLED));
+        cluster.reject("a");
+        // the plugin's re-read finds the node settled after the call was given up, and it answers the call
+        await("the plugin done with the cancelled Allocate").atMost(WAIT).until(() -> !answering(handler));
 
         assertThat(cluster.annotation("b", KEYS.toAllocateKey())).isEqualTo(B_DECISION);
         assertThat(cluster.annotation("b", ProtocolKeys.BIND_PHASE)).isEqualTo("allocating");
@@ -165,11 +212,7 @@ class FencingTest {
     void anAllocateWaitsBrieflyForTheOtherPodToSettle() throws Exception {
         // B's Allocate arrives while the kubelet is still reporting A's rejection
         Thread rejecter = Thread.ofVirtual().start(() -> {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            awaitSettling();
             cluster.reject("a");
         });
         ContainerAllocateResponse b =

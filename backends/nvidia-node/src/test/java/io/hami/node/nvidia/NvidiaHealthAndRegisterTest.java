@@ -11,6 +11,7 @@ import io.hami.plugin.testing.MockVendor;
 import io.hami.plugin.testing.PluginRun;
 import io.hami.plugin.testing.TestCluster;
 import io.hami.plugin.testing.TestKubelet;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,7 @@ class NvidiaHealthAndRegisterTest {
     static final String RESOURCE = "nvidia.com/gpu";
     static final String GPU0 = "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000000";
     static final String GPU1 = "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000001";
-    static final Duration WAIT = Duration.ofSeconds(15);
+    static final Duration WAIT = Patience.seconds(15);
     static final String REGISTER_ALL_HEALTHY =
             "[{\"id\":\"" + GPU0 + "\",\"count\":10,\"devmem\":40960,\"devcore\":100,"
                     + "\"type\":\"NVIDIA A100-SXM4-40GB\",\"mode\":\"hami-core\",\"health\":true},{\"id\":\"" + GPU1
@@ -96,7 +97,7 @@ class NvidiaHealthAndRegisterTest {
         String expected = REGISTER_ALL_HEALTHY.replaceFirst(",\"health\":true", "");
         await().atMost(WAIT).until(() -> expected.equals(register()));
         mock.control("{\"events\":[{\"device\":1,\"xid\":13},{\"device\":0,\"xid\":79}]}");
-        sleepCycles();
+        awaitCycles(3);
         assertThat(plugin.registerPatches()).isEqualTo(patches + 1);
         assertThat(health(kubelet.awaitList(RESOURCE, l -> true, WAIT), GPU0)).containsExactly("Unhealthy");
     }
@@ -130,11 +131,9 @@ class NvidiaHealthAndRegisterTest {
                 .toList();
     }
 
-    private static void sleepCycles() {
-        try {
-            Thread.sleep(PluginRun.FAST.registerPeriod().multipliedBy(3).toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** Waits until the register loop has run {@code n} more cycles, each of which would have written a change. */
+    private void awaitCycles(int n) {
+        int cycles = plugin.registerCycles();
+        await().atMost(WAIT).until(() -> plugin.registerCycles() >= cycles + n);
     }
 }

@@ -15,6 +15,7 @@ import io.hami.plugin.testing.PluginRun;
 import io.hami.plugin.testing.TestCluster;
 import io.hami.plugin.testing.TestKubelet;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class NvidiaSwitchesTest {
     static final String GPU0 = "GPU-aaaaaaaa-0000-4000-8000-000000000000";
     static final String GPU1 = "GPU-aaaaaaaa-0000-4000-8000-000000000001";
     static final String GPU2 = "GPU-aaaaaaaa-0000-4000-8000-000000000002";
-    static final Duration WAIT = Duration.ofSeconds(15);
+    static final Duration WAIT = Patience.seconds(15);
     /** GPU 1 answers NOT_SUPPORTED to both memory-info calls. */
     static final String DEVICES = """
             {"devices": [

@@ -19,6 +19,7 @@ import io.hami.plugin.testing.TestKubelet;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.VendorKeys;
+import io.hami.protocol.testing.Patience;
 import io.hami.testing.prometheus.PromText;
 import io.hami.testing.prometheus.PromText.Sample;
 import java.io.IOException;
@@ -49,7 +50,7 @@ class PluginMetricsTest {
     static final String RESOURCE = "nvidia.com/gpu";
     static final String GPU0 = "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000000";
     static final String GPU1 = "GPU-7d1a5f0e-3c2b-4a1e-9f00-000000000001";
-    static final Duration WAIT = Duration.ofSeconds(15);
+    static final Duration WAIT = Patience.seconds(15);
     static final InetSocketAddress ANY_PORT = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     static final VendorKeys KEYS = DeviceBackends.load(DeviceConfig.DEFAULTS)
             .byVendor(NvidiaKeys.VENDOR)

@@ -11,6 +11,7 @@ import io.hami.plugin.testing.MockVendor;
 import io.hami.plugin.testing.PluginRun;
 import io.hami.plugin.testing.TestCluster;
 import io.hami.plugin.testing.TestKubelet;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RegistrationTest {
     static final String RESOURCE = "nvidia.com/gpu";
-    static final Duration WAIT = Duration.ofSeconds(15);
+    static final Duration WAIT = Patience.seconds(15);
 
     @TempDir
     Path root;
@@ -80,7 +81,8 @@ class RegistrationTest {
     void retriesUntilTheKubeletAppears() throws Exception {
         try (PluginApp plugin = PluginApp.start(
                 cluster.client(), PluginRun.settings("nvidia", "n1", dir, mock, root), Clock.systemUTC())) {
-            Thread.sleep(400); // several failed attempts: no kubelet.sock yet
+            // several failed attempts: no kubelet.sock yet
+            await().atMost(WAIT).until(() -> plugin.failedRegistrations() >= 3);
             assertThat(plugin.registrations()).isZero();
             kubelet.start();
             assertThat(plugin.awaitRegistered(WAIT)).isTrue();
@@ -98,7 +100,10 @@ class RegistrationTest {
             kubelet.restart(); // removes nvidia-gpu.sock, creates kubelet.sock again
 
             await().atMost(WAIT).until(() -> kubelet.registrations().size() >= 2);
-            Thread.sleep(500); // the restart's remaining file events must not register once more
+            // The restart's remaining file events must not register once more: the round that registered and two
+            // more after it have run (each drains the directory's events, then registers what is pending).
+            int rounds = plugin.registrationRounds();
+            await().atMost(WAIT).until(() -> plugin.registrationRounds() >= rounds + 3);
             assertThat(dir.resolve("nvidia-gpu.sock")).exists();
             assertThat(kubelet.awaitList(RESOURCE, l -> l.getDevicesCount() == 20, WAIT)
                             .getDevicesCount())

@@ -10,6 +10,7 @@ import io.hami.plugin.config.LibraryRetry;
 import io.hami.plugin.testing.MockVendor;
 import io.hami.plugin.testing.PluginRun;
 import io.hami.plugin.testing.TestCluster;
+import io.hami.protocol.testing.PatientTimeout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -19,7 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * runs a {@link PluginProcess}, which waits for such a library instead ({@link VendorLibraryWaitTest}); any other
  * start failure still fails it at once.
  */
-@Timeout(30)
+@PatientTimeout(30)
 class StartupFailureTest {
     @TempDir
     Path root;

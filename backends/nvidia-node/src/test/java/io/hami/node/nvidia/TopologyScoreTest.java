@@ -11,6 +11,7 @@ import io.hami.plugin.testing.MockVendor;
 import io.hami.plugin.testing.PluginRun;
 import io.hami.plugin.testing.TestCluster;
 import io.hami.plugin.testing.TestKubelet;
+import io.hami.protocol.testing.Patience;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class TopologyScoreTest {
     static final String GPU1 = "GPU-bbbbbbbb-0000-4000-8000-000000000001";
     static final String GPU2 = "GPU-bbbbbbbb-0000-4000-8000-000000000002";
     static final String GPU3 = "GPU-bbbbbbbb-0000-4000-8000-000000000003";
-    static final Duration WAIT = Duration.ofSeconds(15);
+    static final Duration WAIT = Patience.seconds(15);
     /**
      * GPU 0 and 1: 12 NVLinks between them on NUMA node 0. GPU 2 on node 1 lists 2 NVLinks to GPU 1 that GPU 1 does
      * not: asymmetric. GPU 3 (hidden by filterdevices) has 6 NVLinks with GPU 0.
@@ -126,8 +127,9 @@ class TopologyScoreTest {
     void offNoScoreIsWritten() {
         start(false);
         await().atMost(WAIT).until(() -> cluster.nodeAnnotation("n1", NvidiaKeys.REGISTER) != null);
-        // one more register period, in which a score would have been written with the register annotation
-        await().pollDelay(Duration.ofMillis(600)).atMost(WAIT).until(() -> true);
+        // two more register cycles, in which a score would have been written with the register annotation
+        int cycles = plugin.registerCycles();
+        await().atMost(WAIT).until(() -> plugin.registerCycles() >= cycles + 2);
         Map<String, String> annotations = cluster.getNode("n1").getMetadata().getAnnotations();
         assertThat(annotations).containsKey(NvidiaKeys.REGISTER).doesNotContainKey(NvidiaKeys.SCORE);
     }

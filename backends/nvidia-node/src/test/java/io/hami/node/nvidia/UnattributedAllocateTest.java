@@ -23,8 +23,8 @@ import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.protocol.spi.VendorKeys;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -126,7 +126,7 @@ class UnattributedAllocateTest {
         assertThat(cluster.annotation("a", ProtocolKeys.BIND_PHASE)).isEqualTo("allocating");
         assertThat(cluster.nodeAnnotation(NODE, ProtocolKeys.NODE_LOCK)).endsWith(",default,a");
         for (String pod : List.of("a", "b")) {
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Patience.seconds(10))
                     .untilAsserted(() -> assertThat(events(pod)).singleElement().satisfies(ev -> {
                         assertThat(ev.getType()).isEqualTo("Warning");
                         assertThat(ev.getReason()).isEqualTo("AllocationAmbiguous");
@@ -194,7 +194,7 @@ class UnattributedAllocateTest {
                     assertThat(e.getStatus().getDescription())
                             .startsWith("Allocate of nvidia.com/gpu on node n1 refused");
                 });
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Patience.seconds(10))
                 .until(() -> cluster.server().faults().injectedCount() == 2);
         assertThat(events("a")).isEmpty();
         assertThat(cluster.annotation("a", KEYS.toAllocateKey())).isEqualTo(A_DECISION);

@@ -18,6 +18,8 @@ import io.hami.plugin.testing.TestCluster;
 import io.hami.plugin.testing.TestKubelet;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
+import io.hami.protocol.testing.PatientTimeout;
 import io.hami.testing.prometheus.PromText;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -37,7 +39,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,9 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code hami_plugin_vendor_library_usable 0}, the cards of an earlier register annotation unhealthy, nothing
  * registered with the kubelet), and starts without a restart once the file is good again.
  */
-@Timeout(120)
+@PatientTimeout(120)
 class VendorLibraryWaitTest {
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = Patience.seconds(60);
     private static final String RESOURCE = "nvidia.com/gpu";
     /** Short waits, so that the test sees several attempts; one event per hour at most for the same cause. */
     private static final LibraryRetry FAST_RETRY =

@@ -9,10 +9,12 @@ import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.hami.protocol.testing.Patience;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,7 +91,10 @@ class PagedListTest {
         try (var informer = client.pods().inAnyNamespace().withLimit(2L).inform(new ResourceEventHandler<Pod>() {
             @Override
             public void onAdd(Pod pod) {
-                seen.add(pod.getMetadata().getName());
+                synchronized (seen) {
+                    seen.add(pod.getMetadata().getName());
+                    seen.notifyAll();
+                }
             }
 
             @Override
@@ -97,7 +102,10 @@ class PagedListTest {
 
             @Override
             public void onDelete(Pod pod, boolean unknown) {
-                seen.remove(pod.getMetadata().getName());
+                synchronized (seen) {
+                    seen.remove(pod.getMetadata().getName());
+                    seen.notifyAll();
+                }
             }
         })) {
             awaitSize(seen, 7);
@@ -107,10 +115,15 @@ class PagedListTest {
         }
     }
 
+    /** Waits until the informer's handler has seen {@code size} pods: it wakes this wait on every change. */
     private static void awaitSize(Set<String> seen, int size) throws InterruptedException {
-        for (int i = 0; i < 100 && seen.size() < size; i++) {
-            Thread.sleep(100);
+        long deadline = System.nanoTime() + Patience.seconds(10).toNanos();
+        synchronized (seen) {
+            for (long left = deadline - System.nanoTime(); seen.size() < size && left > 0; ) {
+                TimeUnit.NANOSECONDS.timedWait(seen, left);
+                left = deadline - System.nanoTime();
+            }
+            assertThat(seen).hasSize(size);
         }
-        assertThat(seen).hasSize(size);
     }
 }

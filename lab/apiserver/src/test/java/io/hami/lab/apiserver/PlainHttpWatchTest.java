@@ -3,6 +3,7 @@ package io.hami.lab.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hami.protocol.testing.PatientTimeout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -19,7 +20,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,7 +28,7 @@ import tools.jackson.databind.JsonNode;
  * as kube-apiserver sends them. Content negotiation refuses what this server cannot serve (406, 415) with a Status.
  * {@code lab/control-plane}'s {@code WatchWire*Test} compare the same requests against a real kube-apiserver.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@PatientTimeout(value = 60, unit = TimeUnit.SECONDS)
 class PlainHttpWatchTest {
 
     /** How long an event may take to arrive; generous, only a failing test waits it out. */

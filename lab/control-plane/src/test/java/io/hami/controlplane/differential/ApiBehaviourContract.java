@@ -28,6 +28,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.hami.protocol.testing.PatientTimeout;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -46,7 +47,6 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The API behaviours hami-java relies on, stated once and run against every server a subclass provides: the embedded
@@ -59,7 +59,7 @@ import org.junit.jupiter.api.Timeout;
  * suffix, so the suite can share a control plane with other classes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@PatientTimeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class ApiBehaviourContract {
 
     /** How long a watch event may take to arrive. */

@@ -3,6 +3,7 @@ package io.hami.controlplane.differential;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.hami.protocol.testing.PatientTimeout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
  * difference is an override in {@code EmbeddedWatchWireTest}, listed in {@code lab/apiserver/README.md}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@PatientTimeout(value = 180, unit = TimeUnit.SECONDS)
 public abstract class WatchWireContract {
 
     private static final Path PYTHON = Path.of("/usr/bin/python3");

@@ -14,6 +14,7 @@ import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.lab.metrics.Latencies;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.testing.Patience;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -92,13 +93,11 @@ class SettlingWithTheSchedulerTest {
     void lockWritesMoveThePodButLeaveTheSchedulerIdleAReleaseKeepsItBusyUntilTheRetry() {
         client.pods().resource(pod("big", null, SCHEDULER)).create();
         // The first attempt, and the second that the Unschedulable condition it wrote moves after 1 s of backoff.
-        await().atMost(Duration.ofSeconds(20))
-                .pollInterval(Duration.ofMillis(5))
-                .until(() -> filters.get() == 2);
+        await().atMost(Patience.seconds(20)).pollInterval(Duration.ofMillis(5)).until(() -> filters.get() == 2);
 
         // A node-lock write right after that attempt: the pod waits out its 2 s backoff in the queue.
         lockNode();
-        await().atMost(Duration.ofSeconds(5)).until(() -> {
+        await().atMost(Patience.seconds(5)).until(() -> {
             Node n = client.nodes().withName(NODE).get();
             return n.getMetadata().getAnnotations().containsKey("hami.io/mutex.lock");
         });
@@ -106,7 +105,7 @@ class SettlingWithTheSchedulerTest {
                 .during(Duration.ofMillis(700))
                 .atMost(Duration.ofSeconds(2))
                 .until(() -> scheduler.busy() == 0);
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Patience.seconds(20))
                 .pollInterval(Duration.ofMillis(5))
                 .alias("the lock write moved it (kube-scheduler's NodeSchedulingPropertiesChange)")
                 .until(() -> filters.get() == 3);
@@ -117,7 +116,7 @@ class SettlingWithTheSchedulerTest {
         await().during(Duration.ofMillis(1500))
                 .atMost(Duration.ofSeconds(3))
                 .until(() -> scheduler.busy() == 1 && filters.get() == 3);
-        await().atMost(Duration.ofSeconds(20)).until(() -> filters.get() == 4 && scheduler.busy() == 0);
+        await().atMost(Patience.seconds(20)).until(() -> filters.get() == 4 && scheduler.busy() == 0);
         assertThat(scheduler.bound()).isZero();
     }
 

@@ -13,6 +13,7 @@ import io.hami.lab.scenario.UsageProfile;
 import io.hami.nativebind.hamicore.RegionRead;
 import io.hami.nativebind.hamicore.SharedRegion;
 import io.hami.nativebind.hamicore.SharedRegionFiles;
+import io.hami.protocol.testing.Patience;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -98,7 +99,7 @@ class ContainerWorkloadsTest {
             processes = workloads.processes();
             assertThat(processes).hasSize(2).allMatch(ProcessHandle::isAlive);
 
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            await().atMost(Patience.seconds(20)).untilAsserted(() -> {
                 assertThat(SharedRegionFiles.read(region)).isInstanceOf(RegionRead.Read.class);
                 SharedRegion r = ((RegionRead.Read) SharedRegionFiles.read(region)).region();
                 assertThat(r.processes()).isNotEmpty();
@@ -155,7 +156,7 @@ class ContainerWorkloadsTest {
                 .orElseThrow(() -> new AssertionError(output))
                 .substring("workload pid ".length()));
 
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Patience.seconds(5))
                 .untilAsserted(() -> assertThat(running(pid))
                         .as("the workload of a JVM that exited")
                         .isFalse());

@@ -1,4 +1,4 @@
-package io.hami.scheduler.http;
+package io.hami.kube.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -10,13 +10,14 @@ import java.nio.charset.StandardCharsets;
  * The request limits of one JDK HTTP server (issue 26): every exchange on its own virtual thread under a header and a
  * body deadline ({@link ReadDeadlines}), every body read whole before its handler within its endpoint's limit and the
  * server's in-flight budget ({@link BodyLimit}). Contexts must be created through {@link #serve}, which puts the body
- * limit first: a context without it would be interrupted by its header deadline while handling.
+ * limit first: a context without it would be interrupted by its header deadline while handling. Used by the
+ * scheduler's extender and by every metrics port ({@link MetricsPort}).
  */
 public final class BoundedReads implements AutoCloseable {
     /**
      * Largest header section accepted (request line, names, values and 32 bytes a field): kube-scheduler's, the API
      * server's and Prometheus's requests carry a few hundred bytes, a bearer token a few kB; the JDK's default, 380 KiB,
-     * is what each slow client could make the server hold before its header deadline.
+     * is what each slow client could make a server hold before its header deadline.
      */
     static final int MAX_HEADER_BYTES = 32 * 1024;
 
@@ -53,7 +54,7 @@ public final class BoundedReads implements AutoCloseable {
 
     /**
      * Sets the JDK's JVM-wide header and connection bounds unless an operator's {@code -D} gave them. They are read once
-     * per JVM, when its first JDK HTTP server starts, so the scheduler calls this before it starts any.
+     * per JVM, when its first JDK HTTP server starts, so every server under these limits calls this before it starts.
      */
     public static void boundHeadersAndConnections() {
         setUnlessGiven("sun.net.httpserver.maxReqHeaderSize", Integer.toString(MAX_HEADER_BYTES));
@@ -75,6 +76,10 @@ public final class BoundedReads implements AutoCloseable {
 
     /** Serves {@code path} with bodies of at most {@code bodyLimit} bytes; refusals written by {@code refusal}. */
     public void serve(String path, long bodyLimit, Refusal refusal, HttpHandler handler) {
+        if (bodyLimit > budget.limit()) { // such a body could never be held: every one would be answered 503
+            throw new IllegalArgumentException("the body limit of " + path + ", " + bodyLimit
+                    + " bytes, is above the server's in-flight body bytes, " + budget.limit());
+        }
         server.createContext(path, handler).getFilters().add(new BodyLimit(path, bodyLimit, budget, refusal));
     }
 

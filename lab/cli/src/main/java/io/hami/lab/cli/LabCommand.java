@@ -1,4 +1,4 @@
-package io.hami.cli.lab;
+package io.hami.lab.cli;
 
 import io.hami.lab.Lab;
 import io.hami.lab.LabLogging;

@@ -1,4 +1,4 @@
-package io.hami.scheduler.http;
+package io.hami.kube.http;
 
 import java.time.Duration;
 import java.util.concurrent.Executor;

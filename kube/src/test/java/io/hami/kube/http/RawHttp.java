@@ -1,4 +1,4 @@
-package io.hami.scheduler.http;
+package io.hami.kube.http;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,11 +12,11 @@ import java.time.Duration;
 import java.util.Locale;
 
 /** A client on a raw socket, for requests no polite client sends: partial headers, lying lengths, endless chunks. */
-final class RawHttp {
+public final class RawHttp {
     private RawHttp() {}
 
     /** A connected socket whose reads give up after {@code readTimeout}, so a test never hangs on one. */
-    static Socket connect(InetSocketAddress server, Duration readTimeout) throws IOException {
+    public static Socket connect(InetSocketAddress server, Duration readTimeout) throws IOException {
         var socket = new Socket();
         socket.connect(new InetSocketAddress("127.0.0.1", server.getPort()), 10_000);
         socket.setSoTimeout((int) readTimeout.toMillis());
@@ -24,22 +24,22 @@ final class RawHttp {
     }
 
     /** Request line and headers of a POST to {@code path}; {@code length} null: chunked. */
-    static String head(String path, Long length) {
+    public static String head(String path, Long length) {
         return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 + (length == null ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + length + "\r\n")
                 + "\r\n";
     }
 
-    static void send(Socket socket, String text) throws IOException {
+    public static void send(Socket socket, String text) throws IOException {
         socket.getOutputStream().write(text.getBytes(StandardCharsets.ISO_8859_1));
         socket.getOutputStream().flush();
     }
 
     /** One HTTP response: status and body. */
-    record Response(int status, String body) {}
+    public record Response(int status, String body) {}
 
     /** Reads one response (a Content-Length body, as the scheduler answers). */
-    static Response response(Socket socket) throws IOException {
+    public static Response response(Socket socket) throws IOException {
         InputStream in = socket.getInputStream();
         String head = headText(in);
         int status = Integer.parseInt(head.substring(9, 12));
@@ -67,13 +67,13 @@ final class RawHttp {
     }
 
     /** How a connection ended, seen from the client. */
-    record Ending(long atNanos, String received, boolean closedByServer) {}
+    public record Ending(long atNanos, String received, boolean closedByServer) {}
 
     /**
      * Reads until the server closes the connection (end of stream or reset) or the socket's read timeout passes
      * ({@code closedByServer} false then); returns when, and what the server sent.
      */
-    static Ending untilClosed(Socket socket) {
+    public static Ending untilClosed(Socket socket) {
         var received = new ByteArrayOutputStream();
         boolean closed;
         try {

@@ -1,13 +1,11 @@
-package io.hami.scheduler.http;
+package io.hami.kube.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hami.scheduler.extender.ExtenderArgs;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The body read behind every endpoint: limit, in-flight budget, and what a slow body holds of it. */
@@ -86,16 +84,5 @@ class BodyLimitTest {
 
         assertThat(body.held()).isEqualTo(301);
         assertThat(body.stream().readAllBytes()).hasSize(300);
-    }
-
-    @Test
-    void repeatedNodeNamesAreKeptOnceInFirstSeenOrderAndDistinctArgsAreNotCopied() {
-        var distinct = new ExtenderArgs(null, null, List.of("a", "b", "c"));
-        assertThat(DistinctNames.of(distinct)).isSameAs(distinct);
-
-        var repeated = new ExtenderArgs(null, null, List.of("b", "a", "b", "c", "a"));
-        assertThat(DistinctNames.of(repeated).nodeNames()).containsExactly("b", "a", "c");
-        assertThat(DistinctNames.of(new ExtenderArgs(null, null, null)).nodeNames())
-                .isNull();
     }
 }

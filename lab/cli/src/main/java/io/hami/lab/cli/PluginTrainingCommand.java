@@ -1,4 +1,4 @@
-package io.hami.cli.plugin;
+package io.hami.lab.cli;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code hami plugin-training} (hidden): the AOT cache's training run of one device plugin, as deploy/docker's
- * aot-cache.sh runs it. Starts an embedded API server with one node, the vendor's mock hardware and a kubelet
+ * aot-cache.sh runs it; this JVM (the driver) has the lab on its class path, the trained one only the production
+ * distribution. Starts an embedded API server with one node, the vendor's mock hardware and a kubelet
  * Registration socket, then runs {@code COMMAND plugin --backend VENDOR ...} (COMMAND: the training JVM, e.g.
  * {@code java -XX:AOTCacheOutput=F -jar hami.jar}) until each resource it registers has listed its devices and the
  * plugin has settled, and stops it with SIGTERM, on which that JVM writes its cache. So the cache holds what a
@@ -61,10 +62,18 @@ public final class PluginTrainingCommand implements Callable<Integer> {
     @Option(
             names = "--backend",
             paramLabel = "VENDOR",
-            completionCandidates = PluginCommand.Backends.class,
+            completionCandidates = Backends.class,
             description =
                     "The vendor, one of the node modules on the class path: ${COMPLETION-CANDIDATES}. Default: nvidia.")
     String backend = "nvidia";
+
+    /** The {@code --backend} names of the vendors' node modules found on the class path. */
+    private static final class Backends implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return VendorPlugins.load().names().iterator();
+        }
+    }
 
     @Option(
             names = "--work-dir",

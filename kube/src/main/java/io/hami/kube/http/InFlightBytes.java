@@ -1,4 +1,4 @@
-package io.hami.scheduler.http;
+package io.hami.kube.http;
 
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -1,4 +1,4 @@
-package io.hami.scheduler.http;
+package io.hami.kube.http;
 
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;

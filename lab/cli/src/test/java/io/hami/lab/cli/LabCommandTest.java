@@ -1,4 +1,4 @@
-package io.hami.cli.lab;
+package io.hami.lab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +12,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The lab command's usage errors; the runs themselves are tested in lab/core. */
 class LabCommandTest {
+
+    @Test
+    void hamiFindsTheLabSubcommandsOnTheClassPathAndListsThemAfterInspect() {
+        assertThat(Main.commandLine().getSubcommands().keySet())
+                .containsExactly(
+                        "annotation",
+                        "scheduler",
+                        "plugin",
+                        "monitor",
+                        "inspect",
+                        "lab",
+                        "plugin-training",
+                        "completion",
+                        "help");
+        Result help = hami("--help");
+        assertThat(help.out()).contains("lab").doesNotContain("plugin-training");
+    }
 
     record Result(int code, String out, String err) {}
 

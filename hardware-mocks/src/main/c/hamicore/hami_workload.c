@@ -463,6 +463,14 @@ static int run(const options *o) {
             break;
         }
     }
+    if (o->duration_s > 0 && !o->once && !stopping) {
+        /* The profile's end shape whatever the ticks a loaded machine let run: ramp full, burst on a busy tick. */
+        uint64_t used, util;
+        int kernel = shape(o, o->duration_s, 0, &used, &util);
+        for (int p = 0; p < o->processes; p++) {
+            account(&r, slots[p], o->device_count, used, util, kernel);
+        }
+    }
     msync(r.base, r.size, MS_SYNC);
     return 0;
 }

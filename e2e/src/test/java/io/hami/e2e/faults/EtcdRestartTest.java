@@ -27,8 +27,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * etcd killed (SIGKILL) in the middle of a burst of 100 pods that the real kube-scheduler places through our extender
- * onto eight nodes, each with the lab's simulated kubelet and our NVIDIA plugin ({@link PluginNodes}), once 70 are
+ * etcd killed (SIGKILL) in the middle of a burst of 80 pods that the real kube-scheduler places through our extender
+ * onto eight nodes, each with the lab's simulated kubelet and our NVIDIA plugin ({@link PluginNodes}), once 56 are
  * bound, and started again on the same ports and data folder after {@link #DOWN}; kube-apiserver, kube-scheduler, our
  * scheduler, the kubelets and the plugins stay up and reconnect by themselves. Node-lock writes, decisions, bindings,
  * Allocates and status writes in flight when etcd dies fail or wait until it is back. Asserted from the API server
@@ -50,14 +50,14 @@ class EtcdRestartTest {
     static final int GPUS = 2;
     static final int GPU_MEM = 8000;
     static final int POD_MEM = 1000;
-    /** 8 pods of 1000 MiB fit a card: 128 slots for 100 pods. */
-    static final int PODS = 100;
+    /** 8 pods of 1000 MiB fit a card: 128 slots for 80 pods. */
+    static final int PODS = 80;
     /**
      * etcd dies once this many are bound. Pods whose binds fail while it is away reach kube-scheduler's longest
      * back-off (10 s) together and come back in waves, each bind refused at once by a node lock another bind of the
      * wave holds; the later the kill, the fewer waves the test waits for.
      */
-    static final int KILL_AT = 70;
+    static final int KILL_AT = 56;
     /** How long etcd stays dead. */
     static final Duration DOWN = Duration.ofSeconds(5);
     /** A lock whose holder's bind was cut off is recovered after the bind window (design D5); some slack on top. */

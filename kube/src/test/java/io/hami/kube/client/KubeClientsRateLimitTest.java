@@ -1,6 +1,7 @@
 package io.hami.kube.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -81,16 +82,11 @@ class KubeClientsRateLimitTest {
         } catch (ExecutionException | TimeoutException e) {
             throw new AssertionError("the GET's thread did not start", e);
         }
-        long deadline = System.nanoTime() + Patience.seconds(10).toNanos();
-        while (!waitsForAToken(t)) {
-            assertThat(get)
-                    .as("a GET behind the empty bucket waits for its token")
-                    .isNotDone();
-            assertThat(System.nanoTime() - deadline)
-                    .as("the GET waiting for its token within %s", Patience.seconds(10))
-                    .isNegative();
-            Thread.sleep(5); // the poll of a thread's state: it tells of no change
-        }
+        await("the GET waiting for its token")
+                .atMost(Patience.seconds(10))
+                .pollInterval(Duration.ofMillis(5))
+                .failFast("a GET behind the empty bucket returned instead of waiting for its token", get::isDone)
+                .until(() -> waitsForAToken(t));
         return get;
     }
 

@@ -2,6 +2,7 @@ package io.hami.cli;
 
 import io.hami.cli.annotation.AnnotationCommand;
 import io.hami.cli.scheduler.SchedulerCommand;
+import io.hami.cli.version.DistributionVersion;
 import java.util.List;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "hami",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = DistributionVersion.class,
         description = "hami-java: GPU and accelerator sharing for Kubernetes, wire-compatible with HAMi.")
 public final class Main implements Runnable {
     /** The production distribution's subcommands, in the order of {@code hami --help}. */
@@ -79,18 +80,5 @@ public final class Main implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(System.out);
-    }
-
-    /** The distribution's version, from the jar manifest. */
-    public static String version() {
-        String v = Main.class.getPackage().getImplementationVersion();
-        return v == null ? "development" : v;
-    }
-
-    static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {"hami-java " + version()};
-        }
     }
 }

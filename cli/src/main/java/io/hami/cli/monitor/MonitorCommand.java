@@ -1,9 +1,9 @@
 package io.hami.cli.monitor;
 
-import io.hami.cli.Main;
 import io.hami.cli.lifecycle.UntilStopped;
 import io.hami.cli.options.GoDurationConverter;
 import io.hami.cli.options.HostPortConverter;
+import io.hami.cli.version.DistributionVersion;
 import io.hami.kube.client.KubeClients;
 import io.hami.monitor.MonitorService;
 import io.hami.monitor.MonitorSettings;
@@ -85,7 +85,7 @@ public final class MonitorCommand implements Callable<Integer> {
                 metricsBind,
                 legacyMetrics,
                 library,
-                Main.version());
+                DistributionVersion.get());
         try (var client = KubeClients.connect(kubeconfig);
                 var service = MonitorService.start(settings, client)) {
             UntilStopped.await(service);

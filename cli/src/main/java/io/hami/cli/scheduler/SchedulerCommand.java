@@ -1,10 +1,10 @@
 package io.hami.cli.scheduler;
 
-import io.hami.cli.Main;
 import io.hami.cli.lifecycle.UntilStopped;
 import io.hami.cli.options.DeviceConfigOption;
 import io.hami.cli.options.GoDurationConverter;
 import io.hami.cli.options.HostPortConverter;
+import io.hami.cli.version.DistributionVersion;
 import io.hami.kube.client.ApiRateLimit;
 import io.hami.kube.client.KubeClients;
 import io.hami.kube.http.RequestLimits;
@@ -314,7 +314,7 @@ public final class SchedulerCommand implements Callable<Integer> {
                 new Settings.Http(httpBind, certFile, keyFile, new RequestLimits(httpHeaderTimeout, httpBodyTimeout)),
                 new Settings.Scheduling(schedulerName, policy, lockTimeout, config, nodeSelector(), gangWait),
                 new Settings.Replica(leader, Duration.ofSeconds(15), requeueOnRelease),
-                new Settings.Metrics(metricsBind, Main.version(), containerMetrics));
+                new Settings.Metrics(metricsBind, DistributionVersion.get(), containerMetrics));
         try (var client = KubeClients.connect(kubeconfig, kubeTimeout, Optional.of(rateLimit));
                 var app = SchedulerApp.start(client, settings, new PrometheusRegistry(), Clock.systemUTC())) {
             LOG.info(

@@ -39,6 +39,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,8 +97,11 @@ final class PluginNodes implements AutoCloseable {
     private final ContainerRuntime runtime;
     private final AllocationLog allocations = new AllocationLog();
     private final Map<String, PluginNode> nodes = new LinkedHashMap<>();
+    /** Sockets live apart from the work folder: a deep checkout would push their paths past the kernel's 107 bytes. */
+    private final Path socketRoot;
 
-    private PluginNodes(KubeControlPlane plane, KubernetesClient admin, String pool, int gpus) {
+    private PluginNodes(KubeControlPlane plane, KubernetesClient admin, String pool, int gpus) throws IOException {
+        this.socketRoot = Files.createTempDirectory("hami-dp-");
         this.admin = admin;
         this.pool = pool;
         this.gpus = gpus;
@@ -107,7 +111,7 @@ final class PluginNodes implements AutoCloseable {
 
     /**
      * A work folder for one class's nodes, kept after the run (the plugins' logs): {@code target/faults/<name>-<time>}
-     * of the module, short enough for the Unix sockets under it.
+     * of the module. The kubelet sockets live in a temporary folder of their own.
      */
     static Path workDir(String name) throws IOException {
         return Files.createDirectories(Path.of(System.getProperty("basedir", "."))
@@ -178,7 +182,7 @@ final class PluginNodes implements AutoCloseable {
         var kubelet = new SimulatedKubelet(
                 kubeletClient,
                 name,
-                root.resolve("device-plugins"),
+                socketRoot.resolve(name),
                 sockets,
                 runtime,
                 allocations,
@@ -340,5 +344,12 @@ final class PluginNodes implements AutoCloseable {
         sockets.close();
         kubeletClient.close();
         ClusterOps.deleteNodes(admin, nodes.keySet());
+        try (var tree = Files.walk(socketRoot)) {
+            for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a left-over temporary folder, nothing more
+        }
     }
 }

@@ -12,6 +12,7 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -20,6 +21,9 @@ import java.util.concurrent.TimeUnit;
  * One pair of event-loop groups serves every socket of the process.
  */
 public final class UnixSockets implements AutoCloseable {
+    /** {@code sun_path} holds 108 bytes with the terminating NUL. */
+    static final int MAX_PATH_BYTES = 107;
+
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
 
@@ -34,7 +38,7 @@ public final class UnixSockets implements AutoCloseable {
 
     /** A server for {@code service} on {@code socket}, not yet started. */
     public Server server(Path socket, BindableService service) {
-        return NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
+        return NettyServerBuilder.forAddress(address(socket))
                 .channelType(EpollServerDomainSocketChannel.class)
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(workers)
@@ -47,12 +51,23 @@ public final class UnixSockets implements AutoCloseable {
      * it, because some servers reject a socket path as authority.
      */
     public ManagedChannel channel(Path socket) {
-        return NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
+        return NettyChannelBuilder.forAddress(address(socket))
                 .channelType(EpollDomainSocketChannel.class)
                 .eventLoopGroup(workers)
                 .overrideAuthority("localhost")
                 .usePlaintext()
                 .build();
+    }
+
+    /** The socket's address, refused when the kernel could not bind it (netty's own error names no cause). */
+    static DomainSocketAddress address(Path socket) {
+        String path = socket.toString();
+        int bytes = path.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_PATH_BYTES) {
+            throw new IllegalArgumentException("Unix socket path " + path + " is " + bytes
+                    + " bytes; the kernel allows at most " + MAX_PATH_BYTES + ": use a shorter directory");
+        }
+        return new DomainSocketAddress(path);
     }
 
     @Override

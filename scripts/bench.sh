@@ -3,10 +3,10 @@
 # Runs a module's JMH benchmarks (src/jmh/java, compiled by the parent pom's `bench` profile).
 #
 #   scripts/bench.sh <module> [JMH options]
-#   scripts/bench.sh backends/protocol -wi 2 -i 3 -f 1 -w 1s -r 1s
+#   scripts/bench.sh protocol -wi 2 -i 3 -f 1 -w 1s -r 1s
 #   scripts/bench.sh scheduler FilterLatencyBenchmark -wi 2 -i 3 -f 1     (a class with a summarising main)
 #   scripts/bench.sh native-bindings NvmlCallBenchmark -wi 2 -i 3 -f 1
-#   scripts/bench.sh backends/nvidia-node AllocateLatency 1000 200       (a plain main in the test classes)
+#   scripts/bench.sh vendors/nvidia/node AllocateLatency 1000 200       (a plain main in the test classes)
 #   scripts/bench.sh plugin PluginStartup 5                              (starts cli/target/hami.jar: build it first)
 #   HAMI_UPSTREAM_SRC=/path/to/HAMi scripts/bench.sh upstream [nodes] [pods] [requests]
 #                                     (upstream HAMi's scheduler and ours side by side on one real API server;
@@ -22,7 +22,7 @@ if [ "${1:-}" = upstream ]; then
 fi
 module=${1:-}
 if [ -z "$module" ] || [ ! -f "$root/$module/pom.xml" ]; then
-  echo "usage: scripts/bench.sh <module path, e.g. backends/protocol> [JMH options]" >&2
+  echo "usage: scripts/bench.sh <module path, e.g. protocol> [JMH options]" >&2
   exit 2
 fi
 shift

@@ -25,10 +25,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Annotation keys belong to backends/protocol and the vendor modules: no other module spells one. Checked twice,
- * since javac copies a {@code static final String} into every class that reads it: the compiled classes' constant
- * pools may hold only keys the protocol or a vendor declares as a constant, and the sources may hold no such
- * string literal at all (a literal equal to a declared key looks like a use of the constant in bytecode).
+ * Annotation keys belong to protocol and the vendors' scheduler sides (vendors/<vendor>/scheduler): no other module
+ * spells one. Checked twice, since javac copies a {@code static final String} into every class that reads it: the
+ * compiled classes' constant pools may hold only keys the protocol or a vendor declares as a constant, and the sources
+ * may hold no such string literal at all (a literal equal to a declared key looks like a use of the constant in
+ * bytecode).
  */
 class AnnotationKeyLiteralsTest {
 
@@ -77,8 +78,8 @@ class AnnotationKeyLiteralsTest {
         Set<String> undeclared = new TreeSet<>(found);
         undeclared.removeIf(line -> declared.contains(line.substring(line.indexOf(": ") + 2)));
         assertThat(undeclared)
-                .as("string constants outside backends/ that start with a protocol or vendor key prefix but are"
-                        + " no constant of backends/protocol or a vendor module (declare the key there)")
+                .as("string constants outside protocol and the vendors' scheduler sides that start with a protocol"
+                        + " or vendor key prefix but are no constant of those (declare the key there)")
                 .isEqualTo(Allowed.read("compiled-key-constants.allowed"));
     }
 
@@ -105,8 +106,8 @@ class AnnotationKeyLiteralsTest {
             }
         }
         assertThat(found)
-                .as("string literals in main sources outside backends/ that start with a protocol or vendor key"
-                        + " prefix (use the constant of backends/protocol or the vendor module)")
+                .as("string literals in main sources outside protocol and the vendors' scheduler sides that start"
+                        + " with a protocol or vendor key prefix (use the constant of protocol or the vendor)")
                 .isEqualTo(Allowed.read("source-key-literals.allowed"));
     }
 

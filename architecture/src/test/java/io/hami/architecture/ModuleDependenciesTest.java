@@ -45,19 +45,19 @@ class ModuleDependenciesTest {
             Map.entry(Module.CAMBRICON, EnumSet.of(Module.PROTOCOL)),
             Map.entry(Module.MTHREADS, EnumSet.of(Module.PROTOCOL)),
             Map.entry(Module.HYGON, EnumSet.of(Module.PROTOCOL)),
-            // backends/<vendor>-node: "hami-plugin (the SPI ...), hami-native-bindings (its vendor's FFM wrappers),
+            // vendors/<vendor>/node: "hami-plugin (the SPI ...), hami-native-bindings (its vendor's FFM wrappers),
             // its own hami-backend-<vendor> (keys, type keyword) and hami-protocol"
             Map.entry(Module.NVIDIA_NODE, nodeMayUse(Module.NVIDIA)),
             Map.entry(Module.CAMBRICON_NODE, nodeMayUse(Module.CAMBRICON)),
             Map.entry(Module.MTHREADS_NODE, nodeMayUse(Module.MTHREADS)),
             Map.entry(Module.HYGON_NODE, nodeMayUse(Module.HYGON)),
-            // "May depend on: backends/protocol, fabric8 kubernetes-client."
+            // "May depend on: protocol, fabric8 kubernetes-client."
             Map.entry(Module.KUBE, EnumSet.of(Module.PROTOCOL)),
-            // "May depend on: backends/protocol (SPI, codecs), kube, ... Never on a vendor module."
+            // "May depend on: protocol (SPI, codecs), kube, ... Never on a vendor module."
             Map.entry(Module.SCHEDULER, EnumSet.of(Module.PROTOCOL, Module.KUBE)),
             // "hami-protocol, hami-kube, hami-native-bindings only for the two exceptions ... No vendor module"
             Map.entry(Module.PLUGIN, EnumSet.of(Module.PROTOCOL, Module.KUBE, Module.NATIVE_BINDINGS)),
-            // "May depend on: native-bindings, kube, backends/protocol ... Never on plugin, scheduler or a vendor
+            // "May depend on: native-bindings, kube, protocol ... Never on plugin, scheduler or a vendor
             // module."
             Map.entry(Module.MONITOR, EnumSet.of(Module.NATIVE_BINDINGS, Module.KUBE, Module.PROTOCOL)),
             // "No other hami module"
@@ -151,7 +151,7 @@ class ModuleDependenciesTest {
                         "io.fabric8.kubernetes.api.model..",
                         "tools.jackson..",
                         "com.fasterxml.jackson.annotation..")
-                .because("backends/protocol/README.md: fabric8 kubernetes-model-core (plain data classes), Jackson"));
+                .because("protocol/README.md: fabric8 kubernetes-model-core (plain data classes), Jackson"));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hami.lab.apiserver.EmbeddedApiServer;
+import io.hami.protocol.testing.Patience;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -103,7 +104,7 @@ class JlinkRuntimeTest {
                     .redirectOutput(log.toFile())
                     .start();
             try (var client2 = HttpClient.newHttpClient()) {
-                await().atMost(Duration.ofSeconds(60))
+                await().atMost(Patience.seconds(60))
                         .pollInterval(Duration.ofMillis(500))
                         .failFast("the scheduler exited: " + log, () -> !scheduler.isAlive())
                         .until(() -> status(client2, "http://127.0.0.1:" + http + "/readyz") == 200);

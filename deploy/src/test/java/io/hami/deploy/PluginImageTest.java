@@ -11,6 +11,7 @@ import io.hami.deploy.image.OciImage;
 import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.plugin.kubeletapi.RegisterRequest;
 import io.hami.plugin.testing.TestKubelet;
+import io.hami.protocol.testing.Patience;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,7 +110,7 @@ class PluginImageTest {
                     .redirectOutput(log.toFile())
                     .start();
             try {
-                await().atMost(Duration.ofMinutes(2))
+                await().atMost(Patience.seconds(120))
                         .pollInterval(Duration.ofMillis(200))
                         .failFast("the plugin exited: " + log, () -> !plugin.isAlive())
                         .until(() -> kubelet.registrations().stream()

@@ -22,6 +22,7 @@ import io.hami.plugin.kubeletapi.ContainerAllocateRequest;
 import io.hami.plugin.kubeletapi.DevicePluginGrpc;
 import io.hami.plugin.server.UnixSockets;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.LeaderMode;
@@ -39,7 +40,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -135,7 +135,7 @@ class PluginRbacTest {
             try (PluginApp nvidia = PluginApp.start(recorded, nvidiaSettings, Clock.systemUTC());
                     PluginApp hcu = PluginApp.start(recorded, settings("hygon", "hcu-1"), Clock.systemUTC());
                     MonitorService monitor = MonitorService.start(monitorSettings(nvidiaSettings), recorded)) {
-                await().atMost(Duration.ofSeconds(20))
+                await().atMost(Patience.seconds(20))
                         .until(() -> annotation(admin, "gpu-1", "hami.io/node-nvidia-register") != null
                                 && annotation(admin, "hcu-1", "hami.io/node-hcu-register") != null);
                 // The scheduler asks the HCU plugin for a handshake; the plugin answers.
@@ -146,12 +146,12 @@ class PluginRbacTest {
                                 .addToAnnotations("hami.io/node-handshake-hcu", "Requesting_2026-01-01 00:00:00")
                                 .endMetadata()
                                 .build());
-                await().atMost(Duration.ofSeconds(20))
+                await().atMost(Patience.seconds(20))
                         .until(() -> annotation(admin, "hcu-1", "hami.io/node-handshake-hcu")
                                 .startsWith("Reported_"));
                 allocateAPodTheSchedulerBound(admin, nvidia, nvidiaSettings.devicePluginDir());
                 // The NVIDIA DaemonSet's monitor: its informer of the node's pods lists, then watches.
-                await().atMost(Duration.ofSeconds(20))
+                await().atMost(Patience.seconds(20))
                         .until(() -> RECORDER.accesses().stream()
                                 .anyMatch(a ->
                                         a.verb().equals("watch") && a.resource().equals("pods")));
@@ -181,7 +181,7 @@ class PluginRbacTest {
         try (SchedulerApp scheduler = SchedulerApp.start(admin, settings, new PrometheusRegistry(), Clock.systemUTC());
                 UnixSockets sockets = new UnixSockets();
                 var http = HttpClient.newHttpClient()) {
-            await().atMost(Duration.ofSeconds(20))
+            await().atMost(Patience.seconds(20))
                     .until(() -> scheduler.index().nodeNames().contains("gpu-1"));
             Pod pod = admin.pods()
                     .inNamespace("team-a")
@@ -230,7 +230,7 @@ class PluginRbacTest {
             var channel = sockets.channel(devicePluginDir.resolve(resource.socketName()));
             try {
                 DevicePluginGrpc.newBlockingStub(channel)
-                        .withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .withDeadlineAfter(Patience.seconds(30))
                         .allocate(AllocateRequest.newBuilder()
                                 .addContainerRequests(
                                         ContainerAllocateRequest.newBuilder().addDevicesIds(gpu + "-0"))
@@ -321,7 +321,7 @@ class PluginRbacTest {
                 .isEmpty();
         var channel = sockets.channel(socket);
         try {
-            var stub = DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+            var stub = DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(Patience.seconds(30));
             var request = AllocateRequest.newBuilder()
                     .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(gpu + "-1"))
                     .build();
@@ -329,7 +329,7 @@ class PluginRbacTest {
         } finally {
             channel.shutdownNow();
         }
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Patience.seconds(20))
                 .until(() -> admin.v1().events().inNamespace("team-a").list().getItems().stream()
                                 .filter(e -> "AllocationAmbiguous".equals(e.getReason()))
                                 .count()

@@ -18,6 +18,7 @@ import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.LegacyRegisterCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.leader.LeaderMode;
@@ -164,9 +165,9 @@ final class SchedulerRun {
 
             try (KubernetesClient recorded = recorder.connect(server);
                     SchedulerApp app = SchedulerApp.start(recorded, settings, registry, Clock.systemUTC())) {
-                await().atMost(Duration.ofSeconds(30)).until(app::isLeader);
+                await().atMost(Patience.seconds(30)).until(app::isLeader);
                 // The handshake loop asks both vendors with a handshake key for an answer.
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Patience.seconds(10))
                         .until(() -> List.of("gpu-1", "hcu-1").stream()
                                 .allMatch(n ->
                                         admin.nodes().withName(n).get().getMetadata().getAnnotations().keySet().stream()
@@ -188,7 +189,7 @@ final class SchedulerRun {
                         .isNotEmpty();
                 // Events are written in the background: FilteringSucceed, FilteringFailed, BindingSucceed,
                 // BindingFailed.
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Patience.seconds(10))
                         .until(() -> admin.v1().events().inNamespace(WORKLOAD_NAMESPACE).list().getItems().stream()
                                         .map(e -> e.getReason())
                                         .distinct()

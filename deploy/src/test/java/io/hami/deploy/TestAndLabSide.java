@@ -35,7 +35,8 @@ final class TestAndLabSide {
             "lab/core",
             "lab/cli",
             "hardware-mocks",
-            "backends/fake-vendor",
+            "vendors/fake/scheduler",
+            "vendors/fake/node",
             "e2e",
             "architecture",
             "deploy");
@@ -48,7 +49,7 @@ final class TestAndLabSide {
                     "hami-lab.*",
                     "hami-control-plane",
                     "hami-hardware-mocks",
-                    "hami-fake-vendor",
+                    "hami-fake-vendor.*",
                     "kubernetes-server-mock",
                     "mockwebserver.*",
                     "vertx-web",
@@ -79,6 +80,11 @@ final class TestAndLabSide {
 
     /** The forbidden artifact ids, from the POMs under {@code repository}. */
     static Set<String> forbiddenArtifacts(Path repository) throws IOException {
+        for (String module : SIDE_MODULES) {
+            if (!Files.isRegularFile(repository.resolve(module).resolve("pom.xml"))) {
+                throw new IllegalStateException("SIDE_MODULES names " + module + ", which has no pom.xml (moved?)");
+            }
+        }
         var side = new TreeSet<String>();
         var production = new TreeSet<String>();
         var tests = new TreeSet<String>();

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * {@value #UNUSABLE} on its Node (again only for a new cause or after {@link LibraryRetry#eventRepeat()}), serves
  * {@code hami_plugin_vendor_library_usable 0}, and tries again with a doubling wait ({@link LibraryRetry}). Once the
  * library can be used it starts as on a good start, with a Normal event {@value #USABLE}. Any other start failure (a
- * port in use, no devices on a library that works at the first try) still fails {@link #start} at once.
+ * port in use, no devices on a library that works at the first try) still fails {@link #start} at once, and so does a
+ * library that cannot be used when there is no retry ({@code --exit-on-library-error}).
  */
 public final class PluginProcess implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PluginProcess.class);
@@ -51,7 +52,9 @@ public final class PluginProcess implements AutoCloseable {
     private final PluginMetrics metrics;
     private final Optional<MetricsEndpoint> endpoint;
     private final PodEvents events;
-    private final LibraryRetry retry;
+    /** Empty: a library that cannot be used fails the start. */
+    private final Optional<LibraryRetry> retry;
+
     private final Optional<VendorKeys> keys;
     private final CountDownLatch closing = new CountDownLatch(1);
     private final CountDownLatch started = new CountDownLatch(1);
@@ -74,7 +77,7 @@ public final class PluginProcess implements AutoCloseable {
             DeviceBackends backends,
             PluginMetrics metrics,
             Optional<MetricsEndpoint> endpoint,
-            LibraryRetry retry) {
+            Optional<LibraryRetry> retry) {
         this.client = client;
         this.ownsClient = ownsClient;
         this.settings = settings;
@@ -85,7 +88,7 @@ public final class PluginProcess implements AutoCloseable {
         this.retry = retry;
         this.events = new PodEvents(
                 client,
-                PluginApp.EVENT_COMPONENT,
+                PluginStarter.EVENT_COMPONENT,
                 settings.nodeName(),
                 clock,
                 PodEvents.writer("hami-plugin-node-events", 16),
@@ -98,9 +101,12 @@ public final class PluginProcess implements AutoCloseable {
                 .map(DeviceBackend::keys);
     }
 
-    /** Connects to the cluster of {@code settings.kubeconfig()} (closed with the process) and starts. */
+    /**
+     * Connects to the cluster of {@code settings.kubeconfig()} (closed with the process) and starts; {@code retry}
+     * empty: a library that cannot be used fails the start.
+     */
     public static PluginProcess start(
-            PluginApp.Settings settings, Optional<InetSocketAddress> metricsBind, LibraryRetry retry)
+            PluginApp.Settings settings, Optional<InetSocketAddress> metricsBind, Optional<LibraryRetry> retry)
             throws PluginStartException {
         KubernetesClient client;
         try {
@@ -122,7 +128,7 @@ public final class PluginProcess implements AutoCloseable {
             PluginApp.Settings settings,
             Clock clock,
             Optional<InetSocketAddress> metricsBind,
-            LibraryRetry retry)
+            Optional<LibraryRetry> retry)
             throws PluginStartException {
         return start(client, false, settings, clock, metricsBind, retry);
     }
@@ -133,19 +139,19 @@ public final class PluginProcess implements AutoCloseable {
             PluginApp.Settings s,
             Clock clock,
             Optional<InetSocketAddress> metricsBind,
-            LibraryRetry retry)
+            Optional<LibraryRetry> retry)
             throws PluginStartException {
         DeviceBackends backends = DeviceBackends.load(s.deviceConfig());
         PrometheusRegistry registry = new PrometheusRegistry();
         PluginMetrics metrics = new PluginMetrics(registry, s.nodeName(), s.backend());
         // Owned by the process, not by one PluginApp: /metrics answers while the library is waited for.
-        Optional<MetricsEndpoint> endpoint = PluginApp.serve(metricsBind, registry);
+        Optional<MetricsEndpoint> endpoint = PluginStarter.metricsEndpoint(metricsBind, registry);
         PluginProcess process = new PluginProcess(client, ownsClient, s, clock, backends, metrics, endpoint, retry);
         try {
-            process.app = PluginApp.start(client, s, clock, backends, metrics, Optional.empty());
+            process.app = process.startApp();
             process.started.countDown();
         } catch (PluginStartException e) {
-            if (!e.vendorLibrary()) {
+            if (!e.vendorLibrary() || retry.isEmpty()) {
                 process.close();
                 throw e;
             }
@@ -156,7 +162,7 @@ public final class PluginProcess implements AutoCloseable {
             process.close();
             throw e;
         }
-        endpoint.ifPresent(m -> LOG.info("metrics on http://{}/metrics", PluginApp.hostPort(m.address())));
+        endpoint.ifPresent(m -> LOG.info("metrics on http://{}/metrics", PluginStarter.hostPort(m.address())));
         return process;
     }
 
@@ -172,7 +178,7 @@ public final class PluginProcess implements AutoCloseable {
             }
             PluginApp attempt;
             try {
-                attempt = PluginApp.start(client, settings, clock, backends, metrics, Optional.empty());
+                attempt = startApp();
             } catch (PluginStartException | RuntimeException e) {
                 // Once the library is back any failure is waited out the same way: this thread is the only one
                 // left that could start the plugin, and the process has no one to exit to.
@@ -205,10 +211,15 @@ public final class PluginProcess implements AutoCloseable {
         }
     }
 
+    /** One attempt at the plugin; the endpoint is the process's, so that it answers between attempts. */
+    private PluginApp startApp() throws PluginStartException {
+        return new PluginStarter(client, settings, clock, backends, metrics).start(Optional.empty());
+    }
+
     /** Reports one failed attempt ({@code cause}: what the start said) and says how long to wait for the next. */
     private Duration unusable(String cause) {
         failures++;
-        Duration wait = retry.delayAfter(failures);
+        Duration wait = retry.orElseThrow().delayAfter(failures);
         LOG.warn(
                 "{}; no device is registered with the kubelet; trying again in {} (attempt {})",
                 cause,
@@ -217,7 +228,7 @@ public final class PluginProcess implements AutoCloseable {
         Optional<Node> node = readNode();
         node.map(n -> n.getMetadata().getUid()).ifPresent(uid -> nodeUid = uid);
         Instant now = clock.instant();
-        if (retry.eventDue(lastEvent, lastEventAt, cause, now)) {
+        if (retry.orElseThrow().eventDue(lastEvent, lastEventAt, cause, now)) {
             events.emitOnNode(settings.nodeName(), nodeUid, "Warning", UNUSABLE, cause);
             lastEvent = cause;
             lastEventAt = now;

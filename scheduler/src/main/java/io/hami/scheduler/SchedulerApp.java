@@ -15,6 +15,7 @@ import io.hami.scheduler.events.CompositeObserver;
 import io.hami.scheduler.events.EventRecorder;
 import io.hami.scheduler.extender.Extender;
 import io.hami.scheduler.extender.FilterObserver;
+import io.hami.scheduler.extender.FitInputs;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.gang.GangLockWait;
@@ -279,35 +280,33 @@ public final class SchedulerApp implements AutoCloseable {
         }
 
         var policy = s.scheduling().policy();
-        var locks = new NodeLockClient(
-                client, s.scheduling().lockTimeout(), clock, new NodeLockClient.Cached(watch::node, watch::pod));
-        extender = new Extender(
-                index,
-                quotas,
-                backends,
-                policy,
+        var fit = new FitInputs(index, quotas, backends, policy);
+        var selector = s.scheduling().nodeSelector();
+        var nodes = new Extender.Nodes(
+                selector::matches,
+                selector.all() ? Denial.UNREGISTERED : Denial.unselected(selector.toString()),
+                watch::locked);
+        extender = new Extender(new Extender.Inputs(
+                fit,
                 leadership,
                 requeue == null
                         ? CompositeObserver.filter(metrics, events, filterObserver)
                         : CompositeObserver.filter(metrics, events, filterObserver, requeue),
-                watch::locked,
-                s.scheduling().nodeSelector().all()
-                        ? Denial.UNREGISTERED
-                        : Denial.unselected(s.scheduling().nodeSelector().toString()),
-                s.scheduling().nodeSelector()::matches);
-        binder = new Binder(
+                nodes));
+        var locks = new NodeLockClient(
+                client, s.scheduling().lockTimeout(), clock, new NodeLockClient.Cached(watch::node, watch::pod));
+        var cluster = new Binder.Cluster(
                 client,
                 locks,
-                index,
-                quotas,
-                backends,
-                policy,
-                leadership,
                 clock,
-                CompositeObserver.bind(metrics, events, bindObserver),
-                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF),
                 watch.podsHorizon()::reached,
-                new GangWaits(s.scheduling().gangLockWait(), gangLine));
+                new AbandonedDecisions(client, AbandonedDecisions.Timer.of(ticker), AbandonedDecisions.BACKOFF));
+        binder = new Binder(new Binder.Inputs(
+                fit,
+                cluster,
+                leadership,
+                CompositeObserver.bind(metrics, events, bindObserver),
+                new GangWaits(s.scheduling().gangLockWait(), gangLine)));
         var webhook = new WebhookHandler(
                 new AdmissionRules(backends, s.scheduling().schedulerName(), ns -> quotas.rooms(ns, null)), backends);
         // An elected leader alone is ready, so the webhook Service routes only there. Followers are all ready: each

@@ -206,14 +206,11 @@ public final class PluginCommand implements Callable<Integer> {
                 hostRoot == null ? HostPaths.DEFAULTS : HostPaths.under(hostRoot),
                 Timings.DEFAULTS,
                 topologyScore);
-        LibraryRetry retry = libraryRetry();
-        AutoCloseable running;
+        LibraryRetry retry = libraryRetry(); // a bad pair is refused with --exit-on-library-error too
+        PluginProcess running;
         try {
-            if (exitOnLibraryError) {
-                running = PluginApp.start(settings, metricsBind);
-            } else {
-                running = PluginProcess.start(settings, metricsBind, retry);
-            }
+            running = PluginProcess.start(
+                    settings, metricsBind, exitOnLibraryError ? Optional.empty() : Optional.of(retry));
         } catch (PluginStartException e) {
             spec.commandLine().getErr().println("hami plugin: " + e.getMessage());
             return 1;

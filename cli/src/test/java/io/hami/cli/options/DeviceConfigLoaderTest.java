@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The device config of the four vendors, read with the sections their modules contribute (the loader itself is
- * tested generically in backends/protocol). {@code --device-config} reads files this way.
+ * tested generically in protocol). {@code --device-config} reads files this way.
  */
 class DeviceConfigLoaderTest {
 

@@ -27,6 +27,7 @@ import io.hami.protocol.codec.UnixTimeCodec;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.protocol.testing.Patience;
 import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
@@ -148,7 +149,7 @@ class LeaderFailoverTest {
                 new ContainerRuntime(new PodStatusWriter(kubeletClient))));
 
         Replica leader = await("one replica leads")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(Patience.seconds(60))
                 .until(() -> leading(replicas), java.util.Objects::nonNull);
         Replica survivor = leader.pod().equals(a.pod()) ? b : a;
         assertThat(survivor.extender().app().isLeader())
@@ -160,7 +161,7 @@ class LeaderFailoverTest {
             admin.pods().inNamespace(NS).resource(pod(i)).create();
         }
         await("a third of the pods bound before the kill")
-                .atMost(Duration.ofMinutes(3))
+                .atMost(Patience.seconds(180))
                 .until(() -> bound().size() >= PODS / 3);
 
         Instant killed = Instant.now();
@@ -169,10 +170,10 @@ class LeaderFailoverTest {
         int boundAtKill = bound().size();
 
         await("the other replica leads")
-                .atMost(Duration.ofSeconds(90))
+                .atMost(Patience.seconds(90))
                 .until(() -> survivor.extender().app().isLeader());
         await("every pod bound and allocated")
-                .atMost(Duration.ofMinutes(4))
+                .atMost(Patience.seconds(240))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     var pods = admin.pods().inNamespace(NS).list().getItems();

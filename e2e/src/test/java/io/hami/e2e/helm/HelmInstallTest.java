@@ -34,6 +34,7 @@ import io.hami.e2e.support.DeployFiles;
 import io.hami.e2e.support.DeployedScheduler;
 import io.hami.e2e.support.NodeLifecycle;
 import io.hami.e2e.support.ProtocolKeysPolicy;
+import io.hami.protocol.testing.Patience;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -294,7 +295,7 @@ class HelmInstallTest {
                 .create();
 
         await("the pod bound by kube-scheduler through the installed extender (log: " + schedulerLog + ")")
-                .atMost(Duration.ofSeconds(90))
+                .atMost(Patience.seconds(90))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> {
                     assertThat(scheduler.isAlive())
@@ -311,7 +312,7 @@ class HelmInstallTest {
         assertThat(a).containsEntry("hami.io/vgpu-node", NODE).containsEntry("hami.io/bind-phase", "allocating");
         assertThat(a.get("hami.io/vgpu-devices-to-allocate")).contains(GPU);
         await("BindingSucceed and Scheduled events")
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Patience.seconds(30))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> {
                     var reasons = admin.v1().events().inNamespace(NS).list().getItems().stream()
@@ -459,7 +460,7 @@ class HelmInstallTest {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         await("hami scheduler serving " + url)
-                .atMost(Duration.ofSeconds(90))
+                .atMost(Patience.seconds(90))
                 .pollInterval(Duration.ofMillis(250))
                 .ignoreExceptionsInstanceOf(IOException.class)
                 .until(() -> {

@@ -11,10 +11,10 @@ import io.hami.plugin.kubeletapi.ListAndWatchResponse;
 import io.hami.plugin.kubeletapi.RegisterRequest;
 import io.hami.plugin.kubeletapi.RegistrationGrpc;
 import io.hami.plugin.server.UnixSockets;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The kubelet's side of the device-plugin API for a plugin that is not ours: the Registration service on a private
@@ -50,7 +50,7 @@ final class TestKubelet implements AutoCloseable {
         var channel = sockets.channel(socketOf(resource));
         try {
             return DevicePluginGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .withDeadlineAfter(Patience.seconds(30))
                     .listAndWatch(Empty.getDefaultInstance())
                     .next();
         } finally {
@@ -63,7 +63,7 @@ final class TestKubelet implements AutoCloseable {
         var channel = sockets.channel(socketOf(resource));
         try {
             return DevicePluginGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .withDeadlineAfter(Patience.seconds(30))
                     .allocate(AllocateRequest.newBuilder()
                             .addContainerRequests(
                                     ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids))

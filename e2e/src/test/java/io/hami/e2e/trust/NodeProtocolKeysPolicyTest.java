@@ -32,9 +32,9 @@ import io.hami.e2e.support.ProtocolKeysPolicy;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.testing.Patience;
 import io.hami.protocol.testing.PatientTimeout;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -496,7 +496,7 @@ class NodeProtocolKeysPolicyTest {
         annotate(pluginOnA, A, NvidiaKeys.REGISTER, null);
         try (var plugin =
                 MockPlugin.start(pluginOnA, "nvidia", A, DeployedScheduler.deviceConfig(), dir.resolve("plugin"))) {
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(Patience.seconds(30))
                     .until(() -> annotations(node(A)).get(NvidiaKeys.REGISTER) != null);
             assertThat(JsonRegisterCodec.decode(annotations(node(A)).get(NvidiaKeys.REGISTER)))
                     .isNotEmpty();

@@ -35,10 +35,10 @@ import io.hami.plugin.kubeletapi.AllocateResponse;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.JsonRegisterCodec;
 import io.hami.protocol.codec.NodeLockCodec;
+import io.hami.protocol.testing.Patience;
 import io.hami.protocol.testing.PatientTimeout;
 import io.hami.scheduler.leader.LeaderMode;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -155,7 +155,7 @@ class ProtocolKeysPolicyTest {
                 NODE,
                 DeployedScheduler.deviceConfig(),
                 dir.resolve("plugins"));
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(Patience.seconds(30))
                 .until(() -> annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER) != null);
         gpu = JsonRegisterCodec.decode(
                         annotations(admin.nodes().withName(NODE).get()).get(NvidiaKeys.REGISTER))
@@ -448,7 +448,7 @@ class ProtocolKeysPolicyTest {
                 .withName("granted-before-policy")
                 .withGracePeriod(0)
                 .delete();
-        await().atMost(Duration.ofSeconds(20)).until(() -> pod("granted-before-policy") == null);
+        await().atMost(Patience.seconds(20)).until(() -> pod("granted-before-policy") == null);
     }
 
     // ---- with the policy: between bind and Allocate ----
@@ -631,7 +631,7 @@ class ProtocolKeysPolicyTest {
         String entry = protocolKeys(bound).get(NvidiaKeys.ALLOCATED);
         AllocateResponse response = nvidia.allocate(entry.split(",")[0] + "-0");
         assertThat(response.getContainerResponsesCount()).isEqualTo(1);
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Patience.seconds(20))
                 .until(() -> annotations(admin.nodes().withName(NODE).get()).get(ProtocolKeys.NODE_LOCK) == null);
         Pod finished = pod("bound");
         assertThat(protocolKeys(finished))

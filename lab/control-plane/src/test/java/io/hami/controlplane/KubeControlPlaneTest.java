@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookC
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hami.controlplane.junit.EnableKubeControlPlane;
+import io.hami.protocol.testing.Patience;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,7 +111,7 @@ class KubeControlPlaneTest {
         try {
             assertThat(plane.etcdRunning()).isFalse();
             await("kube-apiserver notices that etcd is gone")
-                    .atMost(Duration.ofSeconds(60))
+                    .atMost(Patience.seconds(60))
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> !plane.ready());
         } finally {

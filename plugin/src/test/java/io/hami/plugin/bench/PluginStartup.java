@@ -1,7 +1,7 @@
 package io.hami.plugin.bench;
 
 import io.hami.plugin.testing.MockVendor;
-import io.hami.plugin.testing.TestCluster;
+import io.hami.plugin.testing.PluginFixture;
 import io.hami.plugin.testing.TestKubelet;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,13 +60,12 @@ public final class PluginStartup {
             System.exit(1);
         }
         Map<String, List<String>> configs = configs(args, dist);
-        Path root = Files.createTempDirectory("hami-plugin-startup");
-        Path dp = root.resolve("dp");
-        try (TestCluster cluster = new TestCluster();
-                TestKubelet kubelet = new TestKubelet(dp).start()) {
-            cluster.node(NODE);
-            Path kubeconfig = cluster.server().writeKubeconfig(root.resolve("kubeconfig"));
-            MockVendor mock = MockVendor.install(root.resolve("mock"), "nvidia");
+        try (PluginFixture node = PluginFixture.open(NODE)) {
+            Path root = node.root();
+            Path dp = node.pluginDir();
+            TestKubelet kubelet = node.kubelet();
+            Path kubeconfig = node.cluster().server().writeKubeconfig(root.resolve("kubeconfig"));
+            MockVendor mock = node.mock("nvidia");
             Map<String, List<Sample>> samples = new LinkedHashMap<>();
             configs.keySet().forEach(name -> samples.put(name, new ArrayList<>()));
             // One unmeasured run warms the kubelet's and the API server's side of the bench.

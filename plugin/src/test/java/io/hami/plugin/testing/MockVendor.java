@@ -57,6 +57,16 @@ public final class MockVendor {
         return dir;
     }
 
+    /** Replaces devices.json, which the library reads when it is opened; {@code this}. */
+    public MockVendor devices(String json) {
+        try {
+            Files.writeString(dir.resolve("devices.json"), json);
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Replaces control.json atomically. */
     public void control(String json) {
         try {

@@ -9,6 +9,7 @@ import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.extender.Extender;
 import io.hami.scheduler.extender.FilterObserver;
+import io.hami.scheduler.extender.FitInputs;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.Grant;
@@ -52,13 +53,11 @@ record BenchCluster(Extender extender, List<String> nodeNames) {
                             Map.of(uuid, new Grant(1, 1000 + rnd.nextInt(4000), rnd.nextInt(10))),
                             Map.of()));
         }
-        var extender = new Extender(
-                index,
-                new QuotaBook(backends, index),
-                backends,
-                SchedulingPolicy.UPSTREAM_DEFAULTS,
+        var extender = new Extender(new Extender.Inputs(
+                new FitInputs(index, new QuotaBook(backends, index), backends, SchedulingPolicy.UPSTREAM_DEFAULTS),
                 () -> true,
-                FilterObserver.NONE);
+                FilterObserver.NONE,
+                Extender.Nodes.ALL));
         return new BenchCluster(extender, List.copyOf(names));
     }
 

@@ -3,12 +3,10 @@ package io.hami.scheduler.extender;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.fit.NodeScore;
 import io.hami.scheduler.fit.PodRequest;
 import io.hami.scheduler.fit.ScoringWeights;
-import io.hami.scheduler.quota.QuotaBook;
 import io.hami.scheduler.usage.NodeDevices;
 import io.hami.scheduler.usage.UsageIndex;
 import java.util.ArrayList;
@@ -18,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
@@ -34,79 +33,56 @@ public final class Extender {
     /** Candidates per parallel task. */
     private static final int CHUNK = 512;
 
+    /**
+     * What filter and prioritize answer from.
+     *
+     * @param fit      what a pod is fitted against
+     * @param leader   whether this replica answers (a follower's filter is refused)
+     * @param observer told of every filter
+     * @param nodes    which nodes this scheduler considers, and whose locks are held
+     */
+    public record Inputs(FitInputs fit, BooleanSupplier leader, FilterObserver observer, Nodes nodes) {
+        public Inputs {
+            Objects.requireNonNull(fit, "fit");
+            Objects.requireNonNull(leader, "leader");
+            Objects.requireNonNull(observer, "observer");
+            Objects.requireNonNull(nodes, "nodes");
+        }
+    }
+
+    /**
+     * What the scheduler knows of nodes beyond the index.
+     *
+     * @param considered   whether it considers a node with these labels ({@code --node-label-selector}): a node object
+     *                     filter is sent that the index does not know is fitted from its own devices only when it does
+     * @param unregistered filter's reason for a node the index does not know: {@link Denial#UNREGISTERED}, or
+     *                     {@link Denial#unselected} when the node informer watches selected nodes only
+     * @param lockHeld     whether a node's lock is held (as last seen): prioritize prefers free ones
+     *                     ({@link #lockPreference})
+     */
+    public record Nodes(Predicate<Map<String, String>> considered, Denial unregistered, Predicate<String> lockHeld) {
+        /** Every node considered, none seen locked. */
+        public static final Nodes ALL = new Nodes(labels -> true, Denial.UNREGISTERED, node -> false);
+
+        public Nodes {
+            Objects.requireNonNull(considered, "considered");
+            Objects.requireNonNull(unregistered, "unregistered");
+            Objects.requireNonNull(lockHeld, "lockHeld");
+        }
+    }
+
+    private final FitInputs fit;
     private final UsageIndex index;
-    private final DeviceBackends backends;
-    private final SchedulingPolicy policy;
     private final BooleanSupplier leader;
     private final FilterObserver observer;
-    private final QuotaBook quotas;
-    private final Predicate<String> lockHeld;
-    /** What filter says of a node the index does not know. */
-    private final Denial unregistered;
-    /** Whether this scheduler considers a node with these labels ({@code --node-label-selector}). */
-    private final Predicate<Map<String, String>> considered;
+    private final Nodes nodes;
 
-    public Extender(
-            UsageIndex index,
-            QuotaBook quotas,
-            DeviceBackends backends,
-            SchedulingPolicy policy,
-            BooleanSupplier leader,
-            FilterObserver observer) {
-        this(index, quotas, backends, policy, leader, observer, node -> false);
-    }
-
-    /** {@code lockHeld} tells whether a node's lock is held (as last seen): prioritize prefers free ones ({@link #lockPreference}). */
-    public Extender(
-            UsageIndex index,
-            QuotaBook quotas,
-            DeviceBackends backends,
-            SchedulingPolicy policy,
-            BooleanSupplier leader,
-            FilterObserver observer,
-            Predicate<String> lockHeld) {
-        this(index, quotas, backends, policy, leader, observer, lockHeld, Denial.UNREGISTERED);
-    }
-
-    /**
-     * {@code unregistered} is filter's reason for a node the index does not know: {@link Denial#UNREGISTERED}, or
-     * {@link Denial#unselected} when the node informer watches selected nodes only.
-     */
-    public Extender(
-            UsageIndex index,
-            QuotaBook quotas,
-            DeviceBackends backends,
-            SchedulingPolicy policy,
-            BooleanSupplier leader,
-            FilterObserver observer,
-            Predicate<String> lockHeld,
-            Denial unregistered) {
-        this(index, quotas, backends, policy, leader, observer, lockHeld, unregistered, labels -> true);
-    }
-
-    /**
-     * {@code considered} tells whether the scheduler considers a node with the given labels: a node object filter is
-     * sent that the index does not know is fitted from its own devices only when it does (else {@code unregistered}).
-     */
-    public Extender(
-            UsageIndex index,
-            QuotaBook quotas,
-            DeviceBackends backends,
-            SchedulingPolicy policy,
-            BooleanSupplier leader,
-            FilterObserver observer,
-            Predicate<String> lockHeld,
-            Denial unregistered,
-            Predicate<Map<String, String>> considered) {
-        this.considered = considered;
-        this.unregistered = unregistered;
-        this.lockHeld = lockHeld;
-        this.index = index;
-        this.quotas = quotas;
-        this.backends = backends;
-        this.policy = policy;
-        this.leader = leader;
-        this.observer = observer;
+    public Extender(Inputs in) {
+        this.fit = in.fit();
+        this.index = in.fit().index();
+        this.leader = in.leader();
+        this.observer = in.observer();
+        this.nodes = in.nodes();
     }
 
     public FilterResult filter(ExtenderArgs args) {
@@ -118,7 +94,7 @@ public final class Extender {
             return FilterResult.error("extender args missing pod");
         }
         List<String> candidates = candidates(args);
-        PodRequest request = PodRequest.of(pod, backends);
+        PodRequest request = fit.request(pod);
         if (request.isEmpty()) {
             return args.nodeNames() == null && args.nodes() != null
                     ? new FilterResult(args.nodes(), null, Map.of(), null, "")
@@ -152,7 +128,7 @@ public final class Extender {
                 if (reasons[i].equals(Denial.UNREGISTERED)
                         && !templates.containsKey(candidates.get(i))
                         && index.current(candidates.get(i)) == null) { // the index does not know the node
-                    reasons[i] = unregistered;
+                    reasons[i] = nodes.unregistered();
                 }
                 denials.put(candidates.get(i), reasons[i]);
             }
@@ -215,8 +191,8 @@ public final class Extender {
             Map<String, String> labels = node.getMetadata().getLabels() == null
                     ? Map.of()
                     : node.getMetadata().getLabels();
-            if (considered.test(labels)) {
-                out.put(name, UsageIndex.unused(name, NodeDevices.read(node, backends, Set.of())));
+            if (nodes.considered().test(labels)) {
+                out.put(name, UsageIndex.unused(name, NodeDevices.read(node, fit.backends(), Set.of())));
             }
         }
         return out;
@@ -224,23 +200,23 @@ public final class Extender {
 
     /** The filter question of {@code pod} (which asks for devices), ready to ask of each candidate node. */
     public CandidateCheck check(Pod pod) throws ScoringWeights.InvalidWeightsException {
-        return check(pod, PodRequest.of(pod, backends));
+        return check(pod, fit.request(pod));
     }
 
     private CandidateCheck check(Pod pod, PodRequest request) throws ScoringWeights.InvalidWeightsException {
-        return new CandidateCheck(index, PodPlacement.of(pod, request, backends, policy, quotas));
+        return new CandidateCheck(index, fit.placement(pod, request));
     }
 
     public List<HostPriority> prioritize(ExtenderArgs args) {
         Pod pod = args.pod();
-        String nodePolicy = policy.nodePolicyFor(pod == null ? Map.of() : annotations(pod));
+        String nodePolicy = fit.policy().nodePolicyFor(pod == null ? Map.of() : annotations(pod));
         var out = new ArrayList<HostPriority>();
         for (String node : candidates(args)) {
             long score = lockPreference(
                     index.snapshot(node)
                             .map(s -> NodeScore.priority(NodeScore.of(s.view()), nodePolicy))
                             .orElse(0L),
-                    lockHeld.test(node));
+                    nodes.lockHeld().test(node));
             out.add(new HostPriority(node, score));
         }
         return out;

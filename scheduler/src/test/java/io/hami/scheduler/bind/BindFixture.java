@@ -13,6 +13,7 @@ import io.hami.lab.apiserver.EmbeddedApiServer;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.device.DeviceInfo;
 import io.hami.protocol.spi.DeviceBackends;
+import io.hami.scheduler.extender.FitInputs;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.gang.GangWaits;
 import io.hami.scheduler.quota.QuotaBook;
@@ -137,19 +138,13 @@ public final class BindFixture implements AutoCloseable {
 
     private Binder binder(
             UsageIndex index, SchedulingPolicy policy, BindObserver observer, PodChangesSeen seen, GangWaits gangs) {
-        return new Binder(
-                client,
-                locks,
-                index,
-                new QuotaBook(BACKENDS, index),
-                BACKENDS,
-                policy,
+        return new Binder(new Binder.Inputs(
+                new FitInputs(index, new QuotaBook(BACKENDS, index), BACKENDS, policy),
+                new Binder.Cluster(
+                        client, locks, clock, seen, new AbandonedDecisions(client, (task, delay) -> {}, List.of())),
                 () -> true,
-                clock,
                 observer,
-                new AbandonedDecisions(client, (task, delay) -> {}, List.of()),
-                seen,
-                gangs);
+                gangs));
     }
 
     @Override

@@ -16,11 +16,11 @@ class LongNodeNameTest {
 
     @Test
     void onlyNamesTheApiServerAcceptsAsLabelValuesAreUsedAsLabels() {
-        assertThat(Binder.isLabelValue("node-1")).isTrue();
-        assertThat(Binder.isLabelValue("a".repeat(63))).isTrue();
-        assertThat(Binder.isLabelValue("a".repeat(64))).isFalse();
-        assertThat(Binder.isLabelValue(LONG)).isFalse();
-        assertThat(Binder.isLabelValue("-starts-with-dash")).isFalse();
+        assertThat(PodCalls.isLabelValue("node-1")).isTrue();
+        assertThat(PodCalls.isLabelValue("a".repeat(63))).isTrue();
+        assertThat(PodCalls.isLabelValue("a".repeat(64))).isFalse();
+        assertThat(PodCalls.isLabelValue(LONG)).isFalse();
+        assertThat(PodCalls.isLabelValue("-starts-with-dash")).isFalse();
     }
 
     @Test

@@ -83,13 +83,7 @@ class QuickFitEquivalenceTest {
         for (int cluster = 0; cluster < CLUSTERS; cluster++) {
             var index = new UsageIndex();
             var names = cluster(rnd, index);
-            var extender = new Extender(
-                    index,
-                    new QuotaBook(BACKENDS, index),
-                    BACKENDS,
-                    new SchedulingPolicy("binpack", rnd.nextBoolean() ? "spread" : "binpack"),
-                    () -> true,
-                    FilterObserver.NONE);
+            var extender = extender(index, new SchedulingPolicy("binpack", rnd.nextBoolean() ? "spread" : "binpack"));
             for (int p = 0; p < PODS_PER_CLUSTER; p++) {
                 Pod pod = pod(rnd, p);
                 CandidateCheck check;
@@ -146,13 +140,7 @@ class QuickFitEquivalenceTest {
         var rnd = new Random(7);
         var index = new UsageIndex();
         var names = cluster(rnd, index, 3000); // above the size filter splits over all cores
-        var extender = new Extender(
-                index,
-                new QuotaBook(BACKENDS, index),
-                BACKENDS,
-                SchedulingPolicy.UPSTREAM_DEFAULTS,
-                () -> true,
-                FilterObserver.NONE);
+        var extender = extender(index, SchedulingPolicy.UPSTREAM_DEFAULTS);
         for (int p = 0; p < 20; p++) {
             Pod pod = pod(rnd, p);
             var check = extender.check(pod);
@@ -209,13 +197,7 @@ class QuickFitEquivalenceTest {
                 }
             }
         }
-        var extender = new Extender(
-                index,
-                new QuotaBook(BACKENDS, index),
-                BACKENDS,
-                SchedulingPolicy.UPSTREAM_DEFAULTS,
-                () -> true,
-                FilterObserver.NONE);
+        var extender = extender(index, SchedulingPolicy.UPSTREAM_DEFAULTS);
         var distinct = new HashSet<String>();
         int wide = 0;
         int over63 = 0;
@@ -259,6 +241,12 @@ class QuickFitEquivalenceTest {
         assertThat(distinct).hasSizeGreaterThan(800); // more than the 512 kept: entries are replaced and built again
         assertThat(wide).isGreaterThan(50);
         assertThat(over63).isGreaterThan(5);
+    }
+
+    /** An extender over {@code index} that leads, reports nothing and considers every node. */
+    static Extender extender(UsageIndex index, SchedulingPolicy policy) {
+        var fit = new FitInputs(index, new QuotaBook(BACKENDS, index), BACKENDS, policy);
+        return new Extender(new Extender.Inputs(fit, () -> true, FilterObserver.NONE, Extender.Nodes.ALL));
     }
 
     static List<String> cluster(Random rnd, UsageIndex index) {

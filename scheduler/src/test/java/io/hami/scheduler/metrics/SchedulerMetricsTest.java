@@ -16,6 +16,7 @@ import io.hami.protocol.health.HealthVerdict;
 import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.extender.Extender;
 import io.hami.scheduler.extender.ExtenderArgs;
+import io.hami.scheduler.extender.FitInputs;
 import io.hami.scheduler.extender.SchedulingPolicy;
 import io.hami.scheduler.fit.Denial;
 import io.hami.scheduler.quota.QuotaBook;
@@ -261,13 +262,11 @@ class SchedulerMetricsTest {
                 .endContainer()
                 .endSpec()
                 .build();
-        var extender = new Extender(
-                index,
-                new QuotaBook(BACKENDS, index),
-                BACKENDS,
-                SchedulingPolicy.UPSTREAM_DEFAULTS,
+        var extender = new Extender(new Extender.Inputs(
+                new FitInputs(index, new QuotaBook(BACKENDS, index), BACKENDS, SchedulingPolicy.UPSTREAM_DEFAULTS),
                 () -> true,
-                metrics);
+                metrics,
+                Extender.Nodes.ALL));
 
         var result = extender.filter(new ExtenderArgs(pod, null, List.of("full", "closed", "missing", "free")));
 

@@ -14,6 +14,7 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChanne
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,14 +37,22 @@ public final class UnixSockets implements AutoCloseable {
         workers = new MultiThreadIoEventLoopGroup(2, EpollIoHandler.newFactory());
     }
 
-    /** A server for {@code service} on {@code socket}, not yet started. */
+    /** A server for {@code service} on {@code socket}, not yet started, its calls on gRPC's shared executor. */
     public Server server(Path socket, BindableService service) {
+        return builder(socket, service).build();
+    }
+
+    /** A server for {@code service} on {@code socket}, not yet started, its calls on {@code calls}. */
+    public Server server(Path socket, BindableService service, Executor calls) {
+        return builder(socket, service).executor(calls).build();
+    }
+
+    private NettyServerBuilder builder(Path socket, BindableService service) {
         return NettyServerBuilder.forAddress(address(socket))
                 .channelType(EpollServerDomainSocketChannel.class)
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(workers)
-                .addService(service)
-                .build();
+                .addService(service);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.hami.plugin.config.HostPaths;
 import io.hami.plugin.config.Sharing;
 import io.hami.plugin.config.Timings;
 import io.hami.protocol.config.DeviceConfig;
+import io.hami.protocol.testing.Patience;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -47,7 +48,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class PluginFixture
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, AutoCloseable {
     /** How long a start waits for the kubelet to register the plugin. */
-    private static final Duration REGISTERED = Duration.ofSeconds(20);
+    private static final Duration REGISTERED = Patience.seconds(20);
 
     private final String name;
     private final Duration lockTimeout;

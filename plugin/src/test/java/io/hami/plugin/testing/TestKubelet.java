@@ -16,6 +16,7 @@ import io.hami.plugin.kubeletapi.PreferredAllocationResponse;
 import io.hami.plugin.kubeletapi.RegisterRequest;
 import io.hami.plugin.kubeletapi.RegistrationGrpc;
 import io.hami.plugin.server.UnixSockets;
+import io.hami.protocol.testing.Patience;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -86,7 +87,7 @@ public final class TestKubelet implements AutoCloseable {
         options.put(
                 request.getResourceName(),
                 DevicePluginGrpc.newBlockingStub(channel)
-                        .withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .withDeadlineAfter(Patience.seconds(10))
                         .getDevicePluginOptions(Empty.getDefaultInstance()));
         // Not in the Register call's context, which is cancelled when Register returns.
         io.grpc.Context.ROOT.run(() -> DevicePluginGrpc.newStub(channel)
@@ -147,7 +148,7 @@ public final class TestKubelet implements AutoCloseable {
         if (channel == null) {
             throw new AssertionError(resource + " never registered");
         }
-        return DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        return DevicePluginGrpc.newBlockingStub(channel).withDeadlineAfter(Patience.seconds(30));
     }
 
     /** One Allocate with one container request of {@code ids}. */

@@ -321,7 +321,8 @@ class HelmChartTest {
                         .path("data")
                         .path("device-config.yaml")
                         .asString(),
-                "hami-device-config");
+                "hami-device-config",
+                DeviceBackends.configSections());
         assertThat(loaded.warnings()).isEmpty();
         return loaded.config();
     }

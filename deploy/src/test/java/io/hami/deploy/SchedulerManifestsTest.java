@@ -88,7 +88,9 @@ class SchedulerManifestsTest {
     private static DeviceConfig deviceConfig() throws Exception {
         JsonNode map = MANIFESTS.get("ConfigMap", "hami-device-config");
         var loaded = DeviceConfigLoader.parse(
-                map.path("data").path("device-config.yaml").asString(), "hami-device-config");
+                map.path("data").path("device-config.yaml").asString(),
+                "hami-device-config",
+                DeviceBackends.configSections());
         assertThat(loaded.warnings()).isEmpty();
         return loaded.config();
     }

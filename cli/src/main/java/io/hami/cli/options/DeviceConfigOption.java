@@ -3,6 +3,7 @@ package io.hami.cli.options;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.config.DeviceConfigException;
 import io.hami.protocol.config.DeviceConfigLoader;
+import io.hami.protocol.spi.DeviceBackends;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,7 @@ public final class DeviceConfigOption {
         if (file == null) {
             return DeviceConfig.DEFAULTS;
         }
-        var loaded = DeviceConfigLoader.load(file);
+        var loaded = DeviceConfigLoader.load(file, DeviceBackends.configSections());
         loaded.warnings().forEach(LOG::warn);
         return loaded.config();
     }

@@ -9,6 +9,7 @@ import io.hami.backend.mthreads.MthreadsConfig;
 import io.hami.backend.nvidia.NvidiaConfig;
 import io.hami.protocol.config.DeviceConfigException;
 import io.hami.protocol.config.DeviceConfigLoader;
+import io.hami.protocol.spi.DeviceBackends;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class DeviceConfigLoaderTest {
     void readsAnUpstreamStyleFileAndWarnsAboutWhatItIgnores(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("device-config.yaml");
         Files.writeString(file, UPSTREAM_STYLE);
-        var loaded = DeviceConfigLoader.load(file);
+        var loaded = load(file);
         assertThat(loaded.config().section(HygonConfig.SECTION).memoryFactor()).isEqualTo(2);
         assertThat(loaded.config().section(NvidiaConfig.SECTION).node().libCudaLogLevel())
                 .isEqualTo("1");
@@ -76,7 +77,7 @@ class DeviceConfigLoaderTest {
 
     @Test
     void missingKeysTakeTheDefaultsOfD1() throws Exception {
-        var loaded = DeviceConfigLoader.parse("nvidia:\n  defaultMemory: 2048\n", "inline");
+        var loaded = parse("nvidia:\n  defaultMemory: 2048\n", "inline");
         assertThat(loaded.config().section(NvidiaConfig.SECTION).requests().defaultMemory())
                 .isEqualTo(2048);
         assertThat(loaded.config().section(NvidiaConfig.SECTION).resources().resourceCountName())
@@ -92,38 +93,45 @@ class DeviceConfigLoaderTest {
 
     @Test
     void unknownKeysAreErrorsNamingTheKey() {
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  resourceCountNmae: x\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("nvidia:\n  resourceCountNmae: x\n", "f.yaml"))
                 .isInstanceOf(DeviceConfigException.class)
                 .hasMessage("device config f.yaml: unknown key nvidia.resourceCountNmae");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidai:\n  a: 1\nnvidia: {}\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("nvidai:\n  a: 1\nnvidia: {}\n", "f.yaml"))
                 .hasMessageContaining("unknown key nvidai");
     }
 
     @Test
     void wrongTypesAreErrorsNamingTheKeyAndTheValue() {
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  defaultMemory: abc\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("nvidia:\n  defaultMemory: abc\n", "f.yaml"))
                 .hasMessage("device config f.yaml: key nvidia.defaultMemory: want an integer, got \"abc\"");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("hygon:\n  memoryFactor: 0\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("hygon:\n  memoryFactor: 0\n", "f.yaml"))
                 .hasMessageContaining("key hygon.memoryFactor: want an integer from 1");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  overwriteEnv: yes-please\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("nvidia:\n  overwriteEnv: yes-please\n", "f.yaml"))
                 .hasMessageContaining("key nvidia.overwriteEnv: want true or false");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  deviceMemoryScaling: -1\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("nvidia:\n  deviceMemoryScaling: -1\n", "f.yaml"))
                 .hasMessageContaining("key nvidia.deviceMemoryScaling: want a positive number");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("cambricon: [a, b]\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("cambricon: [a, b]\n", "f.yaml"))
                 .hasMessageContaining("key cambricon: want a mapping, got a list");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia:\n  gpuCorePolicy: sometimes\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("nvidia:\n  gpuCorePolicy: sometimes\n", "f.yaml"))
                 .hasMessageContaining("key nvidia.gpuCorePolicy: want one of [default, force, disable]");
     }
 
     @Test
     void emptyOrBrokenFilesAreClearErrors(@TempDir Path dir) {
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("", "f.yaml"))
+        assertThatThrownBy(() -> parse("", "f.yaml")).hasMessageContaining("all configurations are empty");
+        assertThatThrownBy(() -> parse("nvidia: {}\nhygon:\n", "f.yaml"))
                 .hasMessageContaining("all configurations are empty");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia: {}\nhygon:\n", "f.yaml"))
-                .hasMessageContaining("all configurations are empty");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("nvidia: [\n", "f.yaml"))
+        assertThatThrownBy(() -> parse("nvidia: [\n", "f.yaml"))
                 .hasMessageStartingWith("device config f.yaml is not valid YAML");
-        assertThatThrownBy(() -> DeviceConfigLoader.load(dir.resolve("missing.yaml")))
-                .hasMessageContaining("cannot read device config");
+        assertThatThrownBy(() -> load(dir.resolve("missing.yaml"))).hasMessageContaining("cannot read device config");
+    }
+
+    /** The loader with the sections of the vendors on this module's class path, as {@code hami} runs it. */
+    private static DeviceConfigLoader.Loaded parse(String yaml, String source) throws DeviceConfigException {
+        return DeviceConfigLoader.parse(yaml, source, DeviceBackends.configSections());
+    }
+
+    private static DeviceConfigLoader.Loaded load(Path file) throws DeviceConfigException {
+        return DeviceConfigLoader.load(file, DeviceBackends.configSections());
     }
 }

@@ -7,6 +7,7 @@ import io.hami.controlplane.KubeSchedulerConfig;
 import io.hami.controlplane.KubeSchedulerProcess;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.protocol.config.DeviceConfigLoader;
+import io.hami.protocol.spi.DeviceBackends;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;
 import io.hami.scheduler.extender.SchedulingPolicy;
@@ -62,7 +63,8 @@ public final class DeployedScheduler implements AutoCloseable {
     /** The device configuration the Deployment mounts (ConfigMap hami-device-config). */
     public static DeviceConfig deviceConfig() {
         try {
-            return DeviceConfigLoader.parse(DeployFiles.deviceConfigYaml(), "hami-device-config")
+            return DeviceConfigLoader.parse(
+                            DeployFiles.deviceConfigYaml(), "hami-device-config", DeviceBackends.configSections())
                     .config();
         } catch (io.hami.protocol.config.DeviceConfigException e) {
             throw new AssertionError(e.getMessage(), e);

@@ -35,6 +35,7 @@ import io.hami.lab.usage.ContainerWorkloads;
 import io.hami.lab.usage.UsageRecorder;
 import io.hami.lab.workload.AdmissionClient;
 import io.hami.lab.workload.ArrivalPlan;
+import io.hami.lab.workload.LabKeys;
 import io.hami.lab.workload.PodPlan;
 import io.hami.lab.workload.WorkloadDriver;
 import io.hami.protocol.config.DeviceConfig;
@@ -80,10 +81,6 @@ public final class Lab {
     public record Options(Path reportDir, Path workDir, PrintStream out, ControlPlaneKind controlPlane) {
         public Options {
             controlPlane = controlPlane == null ? ControlPlaneKind.EMBEDDED : controlPlane;
-        }
-
-        public Options(Path reportDir, Path workDir, PrintStream out) {
-            this(reportDir, workDir, out, ControlPlaneKind.EMBEDDED);
         }
     }
 
@@ -222,8 +219,14 @@ public final class Lab {
                             backends.byVendor("NVIDIA").orElseThrow(),
                             e -> out.println("[" + DurationText.format(e.at()) + "] fault: "
                                     + (e.failed() ? "FAILED: " : "") + e.what()))) {
-                SchedulingProgress kubeScheduler =
-                        embedded ? simulated : cluster.extenderActivity().progress(observer);
+                SchedulingProgress kubeScheduler = embedded
+                        ? simulated
+                        : cluster.extenderActivity()
+                                .progress(
+                                        observer::sinceFreed,
+                                        () -> observer.pods().stream()
+                                                .filter(p -> PodState.of(p) == PodState.UNSCHEDULABLE)
+                                                .toList());
                 if (embedded) {
                     cluster.server().requests().reset();
                 }

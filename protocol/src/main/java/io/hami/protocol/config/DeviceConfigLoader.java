@@ -1,6 +1,5 @@
 package io.hami.protocol.config;
 
-import io.hami.protocol.spi.DeviceBackends;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,11 +31,6 @@ public final class DeviceConfigLoader {
     /** The parsed configuration and the warnings a person should see. */
     public record Loaded(DeviceConfig config, List<String> warnings) {}
 
-    /** Reads {@code file} with the sections of the vendors on the class path. */
-    public static Loaded load(Path file) throws DeviceConfigException {
-        return load(file, DeviceBackends.configSections());
-    }
-
     public static Loaded load(Path file, Collection<? extends ConfigSection<?>> sections) throws DeviceConfigException {
         String text;
         try {
@@ -45,11 +39,6 @@ public final class DeviceConfigLoader {
             throw new DeviceConfigException("cannot read device config " + file + ": " + e);
         }
         return parse(text, file.toString(), sections);
-    }
-
-    /** Parses {@code yaml} with the sections of the vendors on the class path. */
-    public static Loaded parse(String yaml, String source) throws DeviceConfigException {
-        return parse(yaml, source, DeviceBackends.configSections());
     }
 
     public static Loaded parse(String yaml, String source, Collection<? extends ConfigSection<?>> sections)

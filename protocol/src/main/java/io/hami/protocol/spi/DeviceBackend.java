@@ -32,7 +32,7 @@ public interface DeviceBackend {
      * Node annotations this vendor reads besides its register and handshake (NVIDIA's {@code hami.io/node-nvidia-score}),
      * each with the codec {@code hami annotation} converts it with. None by default.
      */
-    default java.util.Map<String, io.hami.protocol.annotation.AnnotationCodec> nodeAnnotations() {
+    default java.util.Map<String, io.hami.protocol.codec.AnnotationCodec> nodeAnnotations() {
         return java.util.Map.of();
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -13,9 +12,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Field selectors on the fields the API server indexes ({@code spec.nodeName}, {@code status.phase}, ...) filter LIST
@@ -23,23 +22,15 @@ import org.junit.jupiter.api.Test;
  */
 class FieldSelectorTest {
 
-    private static EmbeddedApiServer server;
-    private static KubernetesClient client;
+    @RegisterExtension
+    static final ApiServer api = new ApiServer();
 
     @BeforeAll
     static void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
-        client.pods().resource(Fixtures.podOn("a1", "node-a", "Running")).create();
-        client.pods().resource(Fixtures.podOn("a2", "node-a", "Pending")).create();
-        client.pods().resource(Fixtures.podOn("b1", "node-b", "Running")).create();
-        client.pods().resource(Fixtures.pod("unscheduled")).create();
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        server.close();
+        api.client().pods().resource(Fixtures.podOn("a1", "node-a", "Running")).create();
+        api.client().pods().resource(Fixtures.podOn("a2", "node-a", "Pending")).create();
+        api.client().pods().resource(Fixtures.podOn("b1", "node-b", "Running")).create();
+        api.client().pods().resource(Fixtures.pod("unscheduled")).create();
     }
 
     private static List<String> names(List<? extends HasMetadata> objects) {
@@ -48,7 +39,8 @@ class FieldSelectorTest {
 
     @Test
     void nodeNameListsOnlyThatNodesPods() {
-        assertThat(names(client.pods()
+        assertThat(names(api.client()
+                        .pods()
                         .inAnyNamespace()
                         .withField("spec.nodeName", "node-a")
                         .list()
@@ -58,31 +50,39 @@ class FieldSelectorTest {
 
     @Test
     void emptyNodeNameListsUnscheduledPods() {
-        assertThat(names(client.pods().withField("spec.nodeName", "").list().getItems()))
+        assertThat(names(api.client()
+                        .pods()
+                        .withField("spec.nodeName", "")
+                        .list()
+                        .getItems()))
                 .containsExactly("unscheduled");
     }
 
     @Test
     void notEqualAndCommaJoinedRequirementsAllApply() {
-        assertThat(names(client.pods()
+        assertThat(names(api.client()
+                        .pods()
                         .withoutField("spec.nodeName", "node-a")
                         .list()
                         .getItems()))
                 .containsExactlyInAnyOrder("b1", "unscheduled");
-        assertThat(names(client.pods()
+        assertThat(names(api.client()
+                        .pods()
                         .withFields(Map.of("spec.nodeName", "node-a", "status.phase", "Running"))
                         .list()
                         .getItems()))
                 .containsExactly("a1");
-        assertThat(client.raw(server.url() + "/api/v1/namespaces/default/pods?fieldSelector="
-                        + "status.phase%3D%3DRunning%2Cspec.nodeName%21%3Dnode-a"))
+        assertThat(api.client()
+                        .raw(api.server().url() + "/api/v1/namespaces/default/pods?fieldSelector="
+                                + "status.phase%3D%3DRunning%2Cspec.nodeName%21%3Dnode-a"))
                 .contains("\"b1\"")
                 .doesNotContain("\"a1\"");
     }
 
     @Test
     void unsupportedFieldIsBadRequest() {
-        assertThatThrownBy(() -> client.pods().withField("spec.priority", "1").list())
+        assertThatThrownBy(() ->
+                        api.client().pods().withField("spec.priority", "1").list())
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(400);
                     assertThat(e.getStatus().getMessage()).contains("field label not supported: spec.priority");
@@ -91,24 +91,29 @@ class FieldSelectorTest {
 
     @Test
     void watchFollowsObjectsIntoAndOutOfTheSelection() throws InterruptedException {
-        client.pods().resource(Fixtures.pod("mover")).create();
+        api.client().pods().resource(Fixtures.pod("mover")).create();
         RecordingHandler<Pod> events = new RecordingHandler<>();
-        Watch watch = client.pods().withField("spec.nodeName", "node-c").watch(events);
+        Watch watch = api.client().pods().withField("spec.nodeName", "node-c").watch(events);
         try {
-            client.pods().resource(Fixtures.podOn("c1", "node-c", "Pending")).create();
+            api.client()
+                    .pods()
+                    .resource(Fixtures.podOn("c1", "node-c", "Pending"))
+                    .create();
             assertThat(events.await(e -> !e.type().equals("CLOSED")).name()).isEqualTo("c1");
 
-            client.pods()
+            api.client()
+                    .pods()
                     .withName("mover")
                     .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"nodeName\":\"node-c\"}}");
             var entered = events.await(e -> e.name().equals("mover"));
             assertThat(entered.type()).isEqualTo("ADDED");
 
-            client.pods().withName("c1").delete();
+            api.client().pods().withName("c1").delete();
             var deleted = events.await(e -> e.name().equals("c1"));
             assertThat(deleted.type()).isEqualTo("DELETED");
 
-            client.pods()
+            api.client()
+                    .pods()
                     .resource(Fixtures.podOn("elsewhere", "node-d", "Pending"))
                     .create();
             assertThat(events.drain(Duration.ofMillis(300))).isEmpty();
@@ -119,16 +124,20 @@ class FieldSelectorTest {
 
     @Test
     void watchSendsDeletedWhenAnObjectStopsMatching() throws InterruptedException {
-        client.pods().resource(Fixtures.podOn("starting", "node-e", "Pending")).create();
+        api.client()
+                .pods()
+                .resource(Fixtures.podOn("starting", "node-e", "Pending"))
+                .create();
         RecordingHandler<Pod> events = new RecordingHandler<>();
-        Watch watch = client.pods()
+        Watch watch = api.client()
+                .pods()
                 .withField("status.phase", "Pending")
                 .withField("spec.nodeName", "node-e")
                 .watch(events);
         try {
             assertThat(events.await(e -> e.name().equals("starting")).type()).isEqualTo("ADDED");
 
-            client.pods().withName("starting").editStatus(p -> {
+            api.client().pods().withName("starting").editStatus(p -> {
                 p.getStatus().setPhase("Running");
                 return p;
             });

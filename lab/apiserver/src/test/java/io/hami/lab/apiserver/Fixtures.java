@@ -1,5 +1,7 @@
 package io.hami.lab.apiserver;
 
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -11,6 +13,14 @@ import java.util.Map;
 final class Fixtures {
 
     private Fixtures() {}
+
+    static Namespace namespace(String name) {
+        return new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .build();
+    }
 
     static Node node(String name) {
         return new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();

@@ -3,34 +3,20 @@ package io.hami.lab.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Kubernetes applies {@code application/merge-patch+json} per RFC 7386: a {@code null} member deletes the key. */
 class MergePatchNullDeletesKeyTest {
 
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
 
-    private static EmbeddedApiServer server;
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final ApiServer api = new ApiServer();
 
     private static Node lockedNode(String name) {
         Node node = Fixtures.node(name);
@@ -40,21 +26,22 @@ class MergePatchNullDeletesKeyTest {
                         "2026-08-01T06:00:00Z,ns,pod-a",
                         "hami.io/node-handshake",
                         "Requesting_2026-08-01 06:00:00"));
-        return client.nodes().resource(node).create();
+        return api.client().nodes().resource(node).create();
     }
 
     @Test
     void nullAnnotationIsRemovedAndSiblingsAreKept() {
         lockedNode("release");
 
-        Node patched = client.nodes()
+        Node patched = api.client()
+                .nodes()
                 .withName("release")
                 .patch(MERGE, "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":null}}}");
 
         assertThat(patched.getMetadata().getAnnotations())
                 .doesNotContainKey("hami.io/mutex.lock")
                 .containsEntry("hami.io/node-handshake", "Requesting_2026-08-01 06:00:00");
-        String stored = client.raw(server.url() + "/api/v1/nodes/release");
+        String stored = api.client().raw(api.server().url() + "/api/v1/nodes/release");
         assertThat(stored).doesNotContain("mutex.lock");
     }
 
@@ -62,22 +49,25 @@ class MergePatchNullDeletesKeyTest {
     void nullDeletesAtAnyDepthAndWholeObjects() {
         lockedNode("deep");
 
-        client.nodes()
+        api.client()
+                .nodes()
                 .withName("deep")
                 .patch(MERGE, "{\"metadata\":{\"annotations\":null},\"spec\":{\"podCIDR\":" + "\"10.0.0.0/24\"}}");
-        client.nodes().withName("deep").patch(MERGE, "{\"spec\":{\"podCIDR\":null}}");
+        api.client().nodes().withName("deep").patch(MERGE, "{\"spec\":{\"podCIDR\":null}}");
 
-        Node stored = client.nodes().withName("deep").get();
+        Node stored = api.client().nodes().withName("deep").get();
         assertThat(stored.getMetadata().getAnnotations()).isNullOrEmpty();
         assertThat(stored.getSpec().getPodCIDR()).isNull();
-        assertThat(client.raw(server.url() + "/api/v1/nodes/deep")).doesNotContain("annotations", "podCIDR");
+        assertThat(api.client().raw(api.server().url() + "/api/v1/nodes/deep"))
+                .doesNotContain("annotations", "podCIDR");
     }
 
     @Test
     void nullForAMissingKeyChangesNothing() {
         Node created = lockedNode("absent");
 
-        Node patched = client.nodes()
+        Node patched = api.client()
+                .nodes()
                 .withName("absent")
                 .patch(MERGE, "{\"metadata\":{\"annotations\":{\"no-such-key\":null}}}");
 
@@ -91,11 +81,13 @@ class MergePatchNullDeletesKeyTest {
     void deletionIsAWriteThatInformersSeeAsModified() throws InterruptedException {
         Node created = lockedNode("watched");
         RecordingHandler<Node> events = new RecordingHandler<>();
-        SharedIndexInformer<Node> informer = client.nodes().withName("watched").inform(events);
+        SharedIndexInformer<Node> informer =
+                api.client().nodes().withName("watched").inform(events);
         try {
             events.await(e -> e.type().equals("ADDED"));
 
-            client.nodes()
+            api.client()
+                    .nodes()
                     .withName("watched")
                     .patch(MERGE, "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":null}}}");
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.hami.protocol.testing.Patience;
@@ -15,35 +14,28 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A LIST with {@code limit} is answered in pages, each with a {@code continue} token, all of one snapshot as the API
  * server's are: informers that list page by page (the scheduler's list 500 at a time) see every object once.
  */
 class PagedListTest {
-    private EmbeddedApiServer server;
-    private KubernetesClient client;
+    @RegisterExtension
+    final ApiServer api = new ApiServer();
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
         for (int i = 0; i < 7; i++) {
-            client.pods().resource(Fixtures.pod("p" + i)).create();
+            api.client().pods().resource(Fixtures.pod("p" + i)).create();
         }
     }
 
-    @AfterEach
-    void stop() {
-        client.close();
-        server.close();
-    }
-
     private PodList page(long limit, String token) {
-        return client.pods()
+        return api.client()
+                .pods()
                 .inAnyNamespace()
                 .list(new ListOptionsBuilder()
                         .withLimit(limit)
@@ -56,7 +48,7 @@ class PagedListTest {
         PodList first = page(3, null);
         assertThat(first.getItems()).hasSize(3);
         assertThat(first.getMetadata().getContinue()).isNotEmpty();
-        client.pods().resource(Fixtures.pod("later")).create(); // after the snapshot: not in its pages
+        api.client().pods().resource(Fixtures.pod("later")).create(); // after the snapshot: not in its pages
         var names = new ArrayList<String>();
         first.getItems().forEach(p -> names.add(p.getMetadata().getName()));
         String token = first.getMetadata().getContinue();
@@ -74,7 +66,7 @@ class PagedListTest {
         // Without a limit, or with one above the count, one answer as before.
         assertThat(page(100, null).getItems()).hasSize(8);
         assertThat(page(100, null).getMetadata().getContinue()).isNullOrEmpty();
-        assertThat(client.pods().inAnyNamespace().list().getItems()).hasSize(8);
+        assertThat(api.client().pods().inAnyNamespace().list().getItems()).hasSize(8);
     }
 
     @Test
@@ -88,7 +80,7 @@ class PagedListTest {
     @Test
     void anInformerListingPageByPageSeesEveryPodAndThenTheWatch() throws InterruptedException {
         Set<String> seen = ConcurrentHashMap.newKeySet();
-        try (var informer = client.pods().inAnyNamespace().withLimit(2L).inform(new ResourceEventHandler<Pod>() {
+        try (var informer = api.client().pods().inAnyNamespace().withLimit(2L).inform(new ResourceEventHandler<Pod>() {
             @Override
             public void onAdd(Pod pod) {
                 synchronized (seen) {
@@ -109,7 +101,7 @@ class PagedListTest {
             }
         })) {
             awaitSize(seen, 7);
-            client.pods().resource(Fixtures.pod("after")).create();
+            api.client().pods().resource(Fixtures.pod("after")).create();
             awaitSize(seen, 8);
             assertThat(List.copyOf(seen)).contains("after", "p0", "p6");
         }

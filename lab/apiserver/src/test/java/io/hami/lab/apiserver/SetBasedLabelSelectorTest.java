@@ -6,16 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Set-based label selectors ({@code in}, {@code notin}) mixed with {@code k}, {@code !k}, {@code k=v}, {@code k!=v}
@@ -24,38 +22,29 @@ import org.junit.jupiter.api.Test;
  */
 class SetBasedLabelSelectorTest {
 
-    private static EmbeddedApiServer server;
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final ApiServer api = new ApiServer();
 
     @BeforeEach
     void pods() {
-        client.pods().inNamespace("default").delete();
-        client.pods()
+        api.client().pods().inNamespace("default").delete();
+        api.client()
+                .pods()
                 .resource(Fixtures.pod("nvidia-a", Map.of("vendor", "nvidia", "tier", "a")))
                 .create();
-        client.pods()
+        api.client()
+                .pods()
                 .resource(Fixtures.pod("nvidia-b", Map.of("vendor", "nvidia", "tier", "b")))
                 .create();
-        client.pods()
+        api.client()
+                .pods()
                 .resource(Fixtures.pod("mlu", Map.of("vendor", "cambricon")))
                 .create();
-        client.pods().resource(Fixtures.pod("plain", Map.of("tier", "a"))).create();
+        api.client().pods().resource(Fixtures.pod("plain", Map.of("tier", "a"))).create();
     }
 
     private static List<String> select(String selector) {
-        return client.pods().withLabelSelector(selector).list().getItems().stream()
+        return api.client().pods().withLabelSelector(selector).list().getItems().stream()
                 .map(p -> p.getMetadata().getName())
                 .toList();
     }
@@ -63,14 +52,14 @@ class SetBasedLabelSelectorTest {
     @Test
     void inSelectsListedValues() {
         assertThat(select("vendor in (nvidia, hygon)")).containsExactlyInAnyOrder("nvidia-a", "nvidia-b");
-        assertThat(client.pods().withLabelIn("vendor", "cambricon").list().getItems())
+        assertThat(api.client().pods().withLabelIn("vendor", "cambricon").list().getItems())
                 .extracting(p -> p.getMetadata().getName())
                 .containsExactly("mlu");
     }
 
     @Test
     void notinAlsoSelectsObjectsWithoutTheKey() {
-        assertThat(client.pods().withLabelNotIn("vendor", "nvidia").list().getItems())
+        assertThat(api.client().pods().withLabelNotIn("vendor", "nvidia").list().getItems())
                 .extracting(p -> p.getMetadata().getName())
                 .containsExactlyInAnyOrder("mlu", "plain");
     }
@@ -80,7 +69,8 @@ class SetBasedLabelSelectorTest {
         assertThat(select("vendor,tier notin (b)")).containsExactlyInAnyOrder("nvidia-a", "mlu");
         assertThat(select("!vendor,tier=a")).containsExactly("plain");
         assertThat(select("vendor in (nvidia,cambricon),tier!=a")).containsExactlyInAnyOrder("nvidia-b", "mlu");
-        assertThat(client.pods()
+        assertThat(api.client()
+                        .pods()
                         .withLabelSelector(new LabelSelectorBuilder()
                                 .addToMatchLabels("tier", "a")
                                 .addNewMatchExpression()
@@ -111,15 +101,19 @@ class SetBasedLabelSelectorTest {
     @Test
     void watchDeliversOnlyMatchingObjects() throws InterruptedException {
         RecordingHandler<Pod> events = new RecordingHandler<>();
-        Watch watch = client.pods().withLabelIn("vendor", "hygon", "mthreads").watch(events);
+        Watch watch =
+                api.client().pods().withLabelIn("vendor", "hygon", "mthreads").watch(events);
         try {
-            client.pods()
+            api.client()
+                    .pods()
                     .resource(Fixtures.pod("dcu", Map.of("vendor", "hygon")))
                     .create();
-            client.pods()
+            api.client()
+                    .pods()
                     .resource(Fixtures.pod("other", Map.of("vendor", "nvidia")))
                     .create();
-            client.pods()
+            api.client()
+                    .pods()
                     .resource(Fixtures.pod("mt", Map.of("vendor", "mthreads")))
                     .create();
 
@@ -134,9 +128,9 @@ class SetBasedLabelSelectorTest {
 
     @Test
     void deleteCollectionDeletesOnlySelectedObjects() {
-        client.pods().withLabelIn("vendor", "nvidia").delete();
+        api.client().pods().withLabelIn("vendor", "nvidia").delete();
 
-        assertThat(client.pods().list().getItems())
+        assertThat(api.client().pods().list().getItems())
                 .extracting(HasMetadata::getMetadata)
                 .extracting(m -> m.getName())
                 .containsExactlyInAnyOrder("mlu", "plain");

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A watch starts after the {@code resourceVersion} it names (objects written later arrive as ADDED, older ones are not
@@ -19,24 +17,13 @@ import org.junit.jupiter.api.Test;
  */
 class WatchFromResourceVersionTest {
 
-    private static EmbeddedApiServer server;
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final ApiServer api = new ApiServer();
 
     private static List<String> watched(String resourceVersion, Runnable thenWrite) throws InterruptedException {
         RecordingHandler<Pod> events = new RecordingHandler<>();
-        Watch watch = client.pods()
+        Watch watch = api.client()
+                .pods()
                 .watch(
                         new ListOptionsBuilder()
                                 .withResourceVersion(resourceVersion)
@@ -54,16 +41,16 @@ class WatchFromResourceVersionTest {
 
     @Test
     void startsAfterTheGivenVersionAndKeepsWriteOrder() throws InterruptedException {
-        client.pods().resource(Fixtures.pod("old")).create();
-        String listed = client.pods().list().getMetadata().getResourceVersion();
-        client.pods().resource(Fixtures.pod("newer")).create();
+        api.client().pods().resource(Fixtures.pod("old")).create();
+        String listed = api.client().pods().list().getMetadata().getResourceVersion();
+        api.client().pods().resource(Fixtures.pod("newer")).create();
 
         List<String> events = watched(listed, () -> {
-            client.pods().withName("newer").edit(p -> {
+            api.client().pods().withName("newer").edit(p -> {
                 p.getMetadata().setLabels(Map.of("step", "1"));
                 return p;
             });
-            client.pods().withName("old").delete();
+            api.client().pods().withName("old").delete();
         });
 
         assertThat(events).containsExactly("ADDED newer", "MODIFIED newer", "DELETED old");

@@ -1,5 +1,6 @@
 package io.hami.lab.check;
 
+import io.hami.lab.metrics.Latencies;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -14,18 +15,9 @@ public record ReleaseWaits(int pods, Duration min, Duration median, Duration p95
             new ReleaseWaits(0, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO);
 
     static ReleaseWaits of(List<Duration> waits) {
-        if (waits.isEmpty()) {
-            return NONE;
-        }
-        List<Duration> sorted = waits.stream().sorted().toList();
-        return new ReleaseWaits(
-                sorted.size(), sorted.getFirst(), rank(sorted, 0.5), rank(sorted, 0.95), sorted.getLast());
-    }
-
-    /** The nearest-rank percentile. */
-    private static Duration rank(List<Duration> sorted, double p) {
-        int i = (int) Math.ceil(p * sorted.size()) - 1;
-        return sorted.get(Math.clamp(i, 0, sorted.size() - 1));
+        var s = new Latencies.Stats(
+                waits.stream().mapToLong(Duration::toNanos).sorted().toArray());
+        return new ReleaseWaits(s.count(), s.quantile(0), s.quantile(0.5), s.quantile(0.95), s.max());
     }
 
     /** One line: {@code 12 pods, min 0.21 s, median 1.03 s, p95 9.87 s, max 10.2 s}. */

@@ -1,7 +1,6 @@
 package io.hami.lab.check;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.hami.lab.LabKeys;
 import io.hami.lab.kubescheduler.SchedulingLog;
 import io.hami.lab.node.DeviceIds;
 import io.hami.lab.scenario.DeviceGroup;
@@ -10,6 +9,7 @@ import io.hami.lab.scenario.Scenario;
 import io.hami.lab.scenario.SchedulerSpec;
 import io.hami.lab.scenario.Vendor;
 import io.hami.lab.scenario.Workload;
+import io.hami.lab.workload.LabKeys;
 import io.hami.lab.workload.PodPlan;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.PodDevicesCodec;

@@ -10,6 +10,9 @@ public enum ControlPlaneKind {
     /** etcd, kube-apiserver and kube-scheduler of the pinned Kubernetes release ({@code lab/control-plane}). */
     KUBERNETES("kubernetes");
 
+    /** How the report names the embedded control plane (the real one names its release). */
+    public static final String EMBEDDED_DESCRIPTION = "embedded API server, simulated kube-scheduler";
+
     private final String option;
 
     ControlPlaneKind(String option) {

@@ -7,7 +7,7 @@ import io.hami.controlplane.DeployedWebhook;
 import io.hami.controlplane.KubeControlPlane;
 import io.hami.controlplane.KubeSchedulerConfig;
 import io.hami.controlplane.KubeSchedulerProcess;
-import io.hami.lab.LabKeys;
+import io.hami.lab.workload.LabKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -2,7 +2,6 @@ package io.hami.lab.cluster;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.hami.kube.lock.NodeLockClient;
@@ -16,7 +15,6 @@ import io.hami.lab.kubescheduler.ExtenderActivity;
 import io.hami.lab.metrics.Latencies;
 import io.hami.lab.node.MockLibraries;
 import io.hami.lab.node.SyntheticNodes;
-import io.hami.lab.report.RunReport;
 import io.hami.lab.scenario.DeviceGroup;
 import io.hami.lab.scenario.NodeSpec;
 import io.hami.lab.scenario.Scenario;
@@ -53,11 +51,6 @@ public final class LabCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LabCluster.class);
     /** How long a kubelet's admission waits for a plugin that is away. */
     private static final Duration PLUGIN_GRACE = Duration.ofSeconds(30);
-    /**
-     * Requests in flight per client. fabric8 allows 5 per host by default; one lab client stands for many processes
-     * (every node's kubelet, every node's plugins), which would each have their own five.
-     */
-    private static final int LAB_CLIENT_REQUESTS = 256;
 
     private final Scenario scenario;
     private final Path workDir;
@@ -75,10 +68,6 @@ public final class LabCluster implements AutoCloseable {
     private SchedulerReplicas schedulers;
     private ContainerWorkloads workloads;
     private final NodeMonitors monitors = new NodeMonitors();
-
-    public LabCluster(Scenario scenario, Path workDir, DeviceBackends backends, Latencies latencies) {
-        this(scenario, workDir, backends, latencies, ControlPlaneKind.EMBEDDED, null);
-    }
 
     /**
      * @param controlPlaneDir where kube-apiserver, etcd and kube-scheduler keep their certificates, kubeconfigs and
@@ -253,12 +242,7 @@ public final class LabCluster implements AutoCloseable {
 
     /** Which control plane runs, for the report. */
     public String description() {
-        return server != null ? RunReport.EMBEDDED : plane.description();
-    }
-
-    /** Where etcd, kube-apiserver and kube-scheduler log; null with the embedded API server. */
-    public Path controlPlaneLogs() {
-        return plane == null ? null : plane.logDir();
+        return server != null ? ControlPlaneKind.EMBEDDED_DESCRIPTION : plane.description();
     }
 
     /** API writes the embedded API server failed on purpose (none with a real API server). */
@@ -304,11 +288,7 @@ public final class LabCluster implements AutoCloseable {
     /** A client of its own for a component of the lab (kubelets, plugins, the kube-scheduler, the observer, the workload). */
     public KubernetesClient newClient() {
         Config base = server != null ? server.clientConfig() : plane.adminConfig();
-        Config config = new ConfigBuilder(base)
-                .withMaxConcurrentRequests(LAB_CLIENT_REQUESTS)
-                .withMaxConcurrentRequestsPerHost(LAB_CLIENT_REQUESTS)
-                .build();
-        return open(new KubernetesClientBuilder().withConfig(config).build());
+        return open(new KubernetesClientBuilder().withConfig(base).build());
     }
 
     private <T extends AutoCloseable> T open(T resource) {

@@ -1,8 +1,8 @@
 package io.hami.lab.cluster;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hami.lab.LabKeys;
 import io.hami.lab.scenario.SchedulerSpec;
+import io.hami.lab.workload.LabKeys;
 import io.hami.protocol.config.DeviceConfig;
 import io.hami.scheduler.SchedulerApp;
 import io.hami.scheduler.SchedulerApp.Settings;

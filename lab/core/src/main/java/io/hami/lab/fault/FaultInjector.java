@@ -2,12 +2,12 @@ package io.hami.lab.fault;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.hami.lab.LabKeys;
 import io.hami.lab.cluster.LabCluster;
 import io.hami.lab.node.DeviceIds;
 import io.hami.lab.scenario.DurationText;
 import io.hami.lab.scenario.Fault;
 import io.hami.lab.scenario.Vendor;
+import io.hami.lab.workload.LabKeys;
 import io.hami.protocol.annotation.ProtocolKeys;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.NodeLock;

@@ -1,9 +1,9 @@
 package io.hami.lab.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.hami.lab.LabKeys;
-import io.hami.lab.usage.ContainerWorkloads;
+import io.hami.lab.workload.LabKeys;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,23 +13,38 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The container runtime of every simulated node: a started pod runs for the lifetime its annotation gives and then
- * succeeds; its containers with a usage profile run workload processes meanwhile ({@link ContainerWorkloads}). It
- * outlives kubelet restarts, as containers do.
+ * succeeds; its containers may run processes meanwhile ({@link Processes}). It outlives kubelet restarts, as
+ * containers do.
  */
 public final class ContainerRuntime implements AutoCloseable {
+    /** What runs in a started pod's containers (the lab's usage workloads), from what Allocate gave them. */
+    public interface Processes {
+        Processes NONE = new Processes() {
+            @Override
+            public void start(Pod pod, List<ContainerAllocation> allocations, Duration lifetime) {}
+
+            @Override
+            public void stop(String podUid) {}
+        };
+
+        void start(Pod pod, List<ContainerAllocation> allocations, Duration lifetime);
+
+        void stop(String podUid);
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(ContainerRuntime.class);
 
     private final PodStatusWriter status;
     private final AllocationLog allocations;
-    private final ContainerWorkloads workloads;
+    private final Processes workloads;
     private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(
             1, Thread.ofPlatform().name("lab-container-runtime").daemon().factory());
 
     /**
      * @param allocations what the kubelets' Allocate calls answered, which the workloads need
-     * @param workloads   the containers' workload processes
+     * @param workloads   the containers' processes
      */
-    public ContainerRuntime(PodStatusWriter status, AllocationLog allocations, ContainerWorkloads workloads) {
+    public ContainerRuntime(PodStatusWriter status, AllocationLog allocations, Processes workloads) {
         this.status = status;
         this.allocations = allocations;
         this.workloads = workloads;
@@ -37,7 +52,7 @@ public final class ContainerRuntime implements AutoCloseable {
 
     /** A runtime whose containers run no workload processes (kubelets without device plugins). */
     public ContainerRuntime(PodStatusWriter status) {
-        this(status, new AllocationLog(), ContainerWorkloads.none());
+        this(status, new AllocationLog(), Processes.NONE);
     }
 
     public PodStatusWriter status() {

@@ -1,11 +1,10 @@
 package io.hami.lab.kubelet;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hami.lab.node.SyntheticNodes;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -43,25 +42,7 @@ final class NodeStatusUpdater implements AutoCloseable {
         if (client.nodes().withName(node).get() != null) {
             return;
         }
-        var base = Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"), "pods", new Quantity("110"));
-        client.nodes()
-                .resource(new NodeBuilder()
-                        .withNewMetadata()
-                        .withName(node)
-                        .addToLabels("kubernetes.io/hostname", node)
-                        .addToLabels("kubernetes.io/os", "linux")
-                        .endMetadata()
-                        .withNewStatus()
-                        .addNewCondition()
-                        .withType("Ready")
-                        .withStatus("True")
-                        .withReason("KubeletReady")
-                        .endCondition()
-                        .withCapacity(base)
-                        .withAllocatable(base)
-                        .endStatus()
-                        .build())
-                .create();
+        client.nodes().resource(SyntheticNodes.ready(node)).create();
     }
 
     /** Schedules a write of the current state. */

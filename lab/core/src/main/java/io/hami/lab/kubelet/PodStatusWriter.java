@@ -90,18 +90,26 @@ public final class PodStatusWriter {
 
     private void write(Pod pod, PodStatus status) {
         String patch = client.getKubernetesSerialization().asJson(Map.of("status", status));
+        mergePatch(client, pod, true, patch);
+    }
+
+    /**
+     * Merge-patches the pod (its status subresource, or the object), retrying when the API server refuses the write;
+     * a pod that is gone needs nothing more.
+     */
+    static void mergePatch(KubernetesClient client, Pod pod, boolean status, String patch) {
+        var resource = client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName());
         KubernetesClientException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
-                client.pods()
-                        .inNamespace(pod.getMetadata().getNamespace())
-                        .withName(pod.getMetadata().getName())
-                        .subresource("status")
+                (status ? resource.subresource("status") : resource)
                         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 404) {
-                    return; // the pod is gone: nothing to report on
+                    return;
                 }
                 last = e;
                 try {

@@ -3,8 +3,6 @@ package io.hami.lab.kubelet;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hami.kube.lock.NodeLockClient;
@@ -35,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SyntheticKubelet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SyntheticKubelet.class);
-    private static final int ATTEMPTS = 20;
 
     private final KubernetesClient client;
     private final Set<String> nodes;
@@ -96,7 +93,7 @@ public final class SyntheticKubelet implements AutoCloseable {
                     ? Map.of()
                     : pod.getMetadata().getAnnotations();
             if (ProtocolKeys.PHASE_ALLOCATING.equals(annotations.get(ProtocolKeys.BIND_PHASE))) {
-                consumeAll(ns, name, annotations);
+                consumeAll(pod, annotations);
                 locks.release(node, ns, name);
             }
             runtime.start(pod);
@@ -107,7 +104,7 @@ public final class SyntheticKubelet implements AutoCloseable {
     }
 
     /** One patch: every vendor's to-allocate entries emptied and {@code bind-phase=success}. */
-    private void consumeAll(String ns, String name, Map<String, String> annotations) throws AnnotationFormatException {
+    private void consumeAll(Pod pod, Map<String, String> annotations) throws AnnotationFormatException {
         var set = new HashMap<String, String>();
         for (DeviceBackend b : backends.all()) {
             String value = annotations.get(b.keys().toAllocateKey());
@@ -119,23 +116,7 @@ public final class SyntheticKubelet implements AutoCloseable {
             }
         }
         set.put(ProtocolKeys.BIND_PHASE, ProtocolKeys.PHASE_SUCCESS);
-        String patch = AnnotationPatch.mergePatch(set, Map.of(), null);
-        KubernetesClientException last = null;
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            try {
-                client.pods().inNamespace(ns).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-                return;
-            } catch (KubernetesClientException e) {
-                last = e;
-                try {
-                    Thread.sleep(25L * attempt);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
-        throw last;
+        PodStatusWriter.mergePatch(client, pod, false, AnnotationPatch.mergePatch(set, Map.of(), null));
     }
 
     @Override

@@ -3,8 +3,6 @@ package io.hami.lab.kubescheduler;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hami.kube.lock.LockOutcome;
 import io.hami.lab.metrics.Latencies;
-import io.hami.lab.observe.ClusterObserver;
-import io.hami.lab.observe.PodState;
 import io.hami.scheduler.bind.BindObserver;
 import io.hami.scheduler.extender.FilterObserver;
 import io.hami.scheduler.fit.Denial;
@@ -12,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -22,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * round trip and the JSON). Also counts binds and refusals, and remembers when each pod was last filtered, so that
  * the run knows whether kube-scheduler may still look at an unschedulable pod again.
  */
-public final class ExtenderActivity implements FilterObserver, BindObserver {
+public final class ExtenderActivity extends SchedulingProgress implements FilterObserver, BindObserver {
     /**
      * How long kube-scheduler may take to look again at an unschedulable pod after a pod ended or a node changed:
      * its longest pod backoff (10 s) and the time the extender's informers take to see the change.
@@ -31,13 +29,11 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
 
     private final Latencies latencies;
     private final Map<String, Long> lastFiltered = new ConcurrentHashMap<>();
-    private final AtomicInteger bound = new AtomicInteger();
-    private final AtomicInteger contentions = new AtomicInteger();
-    private final AtomicInteger bindFailures = new AtomicInteger();
-    private final FailureCauses causes = new FailureCauses(LoggerFactory.getLogger(ExtenderActivity.class));
-    private volatile long lastBindNanos;
+    private volatile Supplier<Duration> sinceFreed = () -> RETRY_WINDOW.plusSeconds(1);
+    private volatile Supplier<List<Pod>> unschedulable = List::of;
 
     public ExtenderActivity(Latencies latencies) {
+        super(LoggerFactory.getLogger(ExtenderActivity.class));
         this.latencies = latencies;
     }
 
@@ -50,20 +46,13 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
     @Override
     public void bound(Pod pod, String node, Duration took) {
         latencies.record(Latencies.BIND, took);
-        bound.incrementAndGet();
-        lastBindNanos = System.nanoTime();
+        countBound(System.nanoTime());
     }
 
     @Override
     public void bindFailed(Pod pod, String node, String message, Duration took) {
         latencies.record(Latencies.BIND_REFUSED, took);
-        if (message != null && message.contains(SimulatedScheduler.LOCK_CONTENTION)) {
-            contentions.incrementAndGet();
-        } else {
-            bindFailures.incrementAndGet();
-            causes.record(
-                    "bind", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node, message);
-        }
+        countRefused(pod, node, message);
     }
 
     @Override
@@ -71,50 +60,28 @@ public final class ExtenderActivity implements FilterObserver, BindObserver {
 
     /**
      * kube-scheduler's progress as the run sees it. Its queues cannot be read from outside, so it counts as busy
-     * while an unschedulable pod has not been filtered since the last change that may let it fit ({@link
-     * ClusterObserver#sinceFreed()}), for at most {@link #RETRY_WINDOW} after that change; pending and allocating
-     * pods are waited for by the run anyway.
+     * while an unschedulable pod has not been filtered since the last change that may let it fit, for at most
+     * {@link #RETRY_WINDOW} after that change; pending and allocating pods are waited for by the run anyway.
+     *
+     * @param sinceFreed    how long ago the last change that may let an unschedulable pod fit happened
+     * @param unschedulable the pods marked unschedulable now
      */
-    public SchedulingProgress progress(ClusterObserver observer) {
-        return new SchedulingProgress() {
-            @Override
-            public int busy() {
-                Duration since = observer.sinceFreed();
-                if (since.compareTo(RETRY_WINDOW) > 0) {
-                    return 0;
-                }
-                long freedAt = System.nanoTime() - since.toNanos();
-                return (int) observer.pods().stream()
-                        .filter(p -> PodState.of(p) == PodState.UNSCHEDULABLE)
-                        .filter(p -> lastFiltered.getOrDefault(key(p), 0L) - freedAt <= 0)
-                        .count();
-            }
+    public SchedulingProgress progress(Supplier<Duration> sinceFreed, Supplier<List<Pod>> unschedulable) {
+        this.sinceFreed = sinceFreed;
+        this.unschedulable = unschedulable;
+        return this;
+    }
 
-            @Override
-            public int bound() {
-                return bound.get();
-            }
-
-            @Override
-            public long lastBindNanos() {
-                return lastBindNanos;
-            }
-
-            @Override
-            public int contentions() {
-                return contentions.get();
-            }
-
-            @Override
-            public int bindFailures() {
-                return bindFailures.get();
-            }
-
-            @Override
-            public Map<String, Integer> failureCauses() {
-                return causes.counts();
-            }
-        };
+    @Override
+    public int busy() {
+        Duration since = sinceFreed.get();
+        if (since.compareTo(RETRY_WINDOW) > 0) {
+            return 0;
+        }
+        long freedAt = System.nanoTime() - since.toNanos();
+        return (int) unschedulable.get().stream()
+                .filter(p -> lastFiltered.getOrDefault(key(p), 0L) - freedAt <= 0)
+                .count();
     }
 
     private static String key(Pod pod) {

@@ -60,13 +60,6 @@ public final class ExtenderClient {
     public record FilterOutcome(
             List<String> fitting, Map<String, String> failed, java.util.Set<String> unresolvable, String error) {}
 
-    /** The extender does not serve a verb (HTTP 404): a kube-scheduler configured without it. */
-    public static final class VerbNotServed extends IOException {
-        VerbNotServed(String message) {
-            super(message);
-        }
-    }
-
     /**
      * What {@code /preempt} answered: the victims by node, as pod UIDs, for the nodes where evicting them frees
      * enough room; nodes it left out are not candidates.
@@ -92,8 +85,6 @@ public final class ExtenderClient {
     /**
      * {@code /preempt} with the victims kube-scheduler proposes per node, as a {@code nodeCacheCapable} extender
      * gets them: {@code NodeNameToMetaVictims}, pods by UID.
-     *
-     * @throws VerbNotServed when the extender has no {@code /preempt}
      */
     public PreemptOutcome preempt(Pod pod, Map<String, List<String>> victimUids) throws IOException {
         var meta = new LinkedHashMap<String, Object>();
@@ -186,9 +177,6 @@ public final class ExtenderClient {
             long start = System.nanoTime();
             try {
                 HttpResponse<String> response = send(uri, payload);
-                if (response.statusCode() == 404) {
-                    throw new VerbNotServed(uri + " is not served (404)");
-                }
                 JsonNode answer = json.unmarshal(response.body(), JsonNode.class);
                 String error = answer.isObject() ? answer.path("Error").asString("") : "";
                 if (error.contains(NOT_LEADER)) {
@@ -200,8 +188,6 @@ public final class ExtenderClient {
                     latencies.record(operation, Duration.ofNanos(System.nanoTime() - start));
                 }
                 return answer;
-            } catch (VerbNotServed e) {
-                throw e;
             } catch (IOException e) {
                 last = new IOException(uri + ": " + e, e);
                 current = index + 1;

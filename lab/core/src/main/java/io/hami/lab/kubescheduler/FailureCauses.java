@@ -14,7 +14,7 @@ import org.slf4j.Logger;
  * INFO the 1st, 10th, 100th, ... time it is seen (a run's log explains every count in its report without a line per
  * failure); the rest go to DEBUG.
  */
-public final class FailureCauses {
+final class FailureCauses {
     private static final Pattern OTHER_POD = Pattern.compile("\\b[a-z0-9][-a-z0-9]*/[a-z0-9][-.a-z0-9]*-\\d+\\b");
     private static final Pattern TIME = Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z\\b");
     private static final Pattern LONG_NUMBER = Pattern.compile("(?<![.\\d])\\d{3,}(?![.\\d])");

@@ -60,22 +60,6 @@ public final class Latencies {
             return sortedNanos.length == 0 ? Duration.ZERO : Duration.ofNanos(sortedNanos[sortedNanos.length - 1]);
         }
 
-        /**
-         * Counts per bucket of a logarithmic histogram: bucket {@code i} holds samples below {@code bounds[i]}
-         * and at or above {@code bounds[i-1]}; the last bucket holds the rest.
-         */
-        public int[] histogram(List<Duration> bounds) {
-            int[] counts = new int[bounds.size() + 1];
-            int b = 0;
-            for (long nanos : sortedNanos) {
-                while (b < bounds.size() && nanos >= bounds.get(b).toNanos()) {
-                    b++;
-                }
-                counts[b]++;
-            }
-            return counts;
-        }
-
         @Override
         public boolean equals(Object o) {
             return o instanceof Stats s && Arrays.equals(sortedNanos, s.sortedNanos);

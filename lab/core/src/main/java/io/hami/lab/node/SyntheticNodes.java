@@ -22,13 +22,17 @@ import java.util.Map;
 public final class SyntheticNodes {
     private SyntheticNodes() {}
 
-    public static Node of(NodeSpec spec, DeviceBackends backends) {
-        // Ready, with the resources every kubelet reports: kube-scheduler's NodeResourcesFit needs room for pods.
+    /**
+     * A Ready Node without devices, with the resources every kubelet reports: kube-scheduler's NodeResourcesFit needs
+     * room for pods.
+     */
+    public static Node ready(String name) {
         var base = Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"), "pods", new Quantity("110"));
-        var node = new NodeBuilder()
+        return new NodeBuilder()
                 .withNewMetadata()
-                .withName(spec.name())
-                .addToLabels("kubernetes.io/hostname", spec.name())
+                .withName(name)
+                .addToLabels("kubernetes.io/hostname", name)
+                .addToLabels("kubernetes.io/os", "linux")
                 .endMetadata()
                 .withNewStatus()
                 .addNewCondition()
@@ -40,6 +44,10 @@ public final class SyntheticNodes {
                 .withAllocatable(new HashMap<>(base))
                 .endStatus()
                 .build();
+    }
+
+    public static Node of(NodeSpec spec, DeviceBackends backends) {
+        Node node = ready(spec.name());
         for (DeviceGroup group : spec.group().devices()) {
             DeviceBackend backend = backends.byVendor(group.vendor().keyword())
                     .orElseThrow(() -> new IllegalStateException(

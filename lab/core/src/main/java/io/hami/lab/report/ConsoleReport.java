@@ -6,18 +6,12 @@ import io.hami.lab.metrics.Latencies;
 import io.hami.lab.observe.PodState;
 import io.hami.lab.usage.UsageSeries;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /** The summary printed when a run ends. */
 public final class ConsoleReport {
-    /** Beyond this many devices the summary lists nodes instead of devices. */
-    private static final int MAX_DEVICE_LINES = 64;
-
-    private static final int MAX_NODE_LINES = 20;
     private static final int MAX_REASONS = 8;
     private static final int MAX_VIOLATIONS = 10;
 
@@ -105,15 +99,15 @@ public final class ConsoleReport {
         if (usage != null) {
             out.println(usage);
         }
-        reasons(
-                out,
-                "binds and filters that failed (other than for node-lock contention), by cause",
-                r.binds().failureCauses());
-        reasons(out, "unschedulable", r.pods().unschedulable());
-        reasons(out, "failed", r.pods().failed());
-        var rejected = new LinkedHashMap<String, Integer>();
-        r.pods().rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
-        reasons(out, "rejected by the webhook", rejected);
+        Table.reasons(r).forEach((title, table) -> {
+            if (!table.rows().isEmpty()) {
+                out.println(title + ":");
+                out.print(table.first(MAX_REASONS).text("  "));
+                if (table.rows().size() > MAX_REASONS) {
+                    out.println("  ... " + (table.rows().size() - MAX_REASONS) + " more");
+                }
+            }
+        });
         allocation(out, r.devices());
         latencies(out, r.binds().latencies(), r.run().latencySource());
         if (!r.chaos().faults().isEmpty()) {
@@ -139,89 +133,17 @@ public final class ConsoleReport {
         out.println(r.invariantsHold() ? "all invariants hold" : "INVARIANTS VIOLATED");
     }
 
-    private static void reasons(PrintStream out, String title, Map<String, Integer> reasons) {
-        if (reasons.isEmpty()) {
-            return;
-        }
-        out.println(title + ":");
-        reasons.entrySet().stream()
-                .limit(MAX_REASONS)
-                .forEach(e -> out.printf(Locale.ROOT, "  %4d  %s%n", e.getValue(), e.getKey()));
-        if (reasons.size() > MAX_REASONS) {
-            out.println("        ... " + (reasons.size() - MAX_REASONS) + " more reasons");
-        }
-    }
-
     private static void allocation(PrintStream out, List<DeviceRow> rows) {
-        if (rows.size() <= MAX_DEVICE_LINES) {
-            out.println("allocation per device (now / capacity, peak):");
-            String node = null;
-            for (DeviceRow d : rows) {
-                if (!d.device().node().equals(node)) {
-                    node = d.device().node();
-                    out.println("  " + node);
-                }
-                out.printf(
-                        Locale.ROOT,
-                        "    %-9s #%-2d %-22s mem %6d/%-6d MiB %4s (peak %4s)  cores %3d/%-3d (peak %3d)%s%n",
-                        d.device().vendor().yamlName(),
-                        d.device().index(),
-                        d.device().model(),
-                        d.memory(),
-                        d.device().memory(),
-                        Format.percent(d.memory(), d.device().memory()),
-                        Format.percent(d.peakMemory(), d.device().memory()),
-                        d.cores(),
-                        d.device().cores(),
-                        d.peakCores(),
-                        d.device().slots() > 0
-                                ? String.format(
-                                        Locale.ROOT,
-                                        "  tasks %d/%d",
-                                        d.tasks(),
-                                        d.device().slots())
-                                : "");
-            }
-            return;
-        }
-        var byNode = new LinkedHashMap<String, long[]>();
-        for (DeviceRow d : rows) {
-            long[] sums = byNode.computeIfAbsent(d.device().node(), n -> new long[4]);
-            sums[0] += d.memory();
-            sums[1] += d.device().memory();
-            sums[2] += d.cores();
-            sums[3] += d.device().cores();
-        }
-        var sorted = new ArrayList<>(byNode.entrySet());
-        sorted.sort((a, b) -> Long.compare(b.getValue()[0] * a.getValue()[1], a.getValue()[0] * b.getValue()[1]));
-        long used = sorted.stream().filter(e -> e.getValue()[0] > 0).count();
-        out.printf(Locale.ROOT, "allocation: %d of %d nodes hold pods; the fullest by memory:%n", used, byNode.size());
-        sorted.stream()
-                .limit(MAX_NODE_LINES)
-                .forEach(e -> out.printf(
-                        Locale.ROOT,
-                        "  %-24s mem %8d/%-8d MiB %4s  cores %5d/%-5d%n",
-                        e.getKey(),
-                        e.getValue()[0],
-                        e.getValue()[1],
-                        Format.percent(e.getValue()[0], e.getValue()[1]),
-                        e.getValue()[2],
-                        e.getValue()[3]));
+        out.println(Table.allocationTitle(rows) + ":");
+        out.print(Table.allocation(rows).text("  "));
     }
 
     private static void latencies(PrintStream out, Map<String, Latencies.Stats> latencies, String source) {
         out.println(
-                "latency       calls      p50       p99       max"
+                "latency"
                         + (RunReport.SIMULATED_LATENCIES.equals(source)
-                                ? ""
-                                : "   (filter, bind: inside the extender, as kube-scheduler called it; allocate: the kubelets)"));
-        latencies.forEach((op, s) -> out.printf(
-                Locale.ROOT,
-                "  %-10s %7d %9s %9s %9s%n",
-                op,
-                s.count(),
-                Format.latency(s.quantile(0.5)),
-                Format.latency(s.quantile(0.99)),
-                Format.latency(s.max())));
+                                ? ":"
+                                : " (filter, bind: inside the extender, as kube-scheduler called it; allocate: the kubelets):"));
+        out.print(Table.latency(latencies).text("  "));
     }
 }

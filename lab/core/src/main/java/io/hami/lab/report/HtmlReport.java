@@ -16,20 +16,17 @@ import java.util.Map;
 
 /**
  * The run as one self-contained HTML file, {@code <scenario>-<time>.html}: verdict and key figures, the invariants,
- * pods over time with the faults marked, latency histograms, allocation per node and device, allocation over time,
- * and the reasons pods did not run. Charts are inline SVG; nothing is loaded from elsewhere.
+ * pods over time with the faults marked, the latency and allocation tables (those of the console summary), the
+ * containers' memory over time, and the reasons pods did not run. Charts are inline SVG; nothing is loaded from elsewhere.
  */
 public final class HtmlReport {
     private static final DateTimeFormatter FILE_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter SHOWN_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
-    /** Beyond this many nodes the report shows how full the nodes are instead of every device. */
-    private static final int MAX_NODE_CHARTS = 64;
     /** Containers' usage charts beyond this many are left out. */
     private static final int MAX_USAGE_CHARTS = 48;
 
-    private static final int MAX_HEATMAP_ROWS = 256;
     private static final int MAX_VIOLATIONS = 20;
 
     private static final String STYLE = """
@@ -47,11 +44,9 @@ public final class HtmlReport {
             td.num{text-align:right;font-variant-numeric:tabular-nums}
             .pass{color:#1f6b35;font-weight:600}.fail{color:#8e1b1b;font-weight:600}
             .chart{background:#fff;border:1px solid #d9e2ec;border-radius:6px;padding:10px;margin:8px 0;overflow-x:auto}
-            .row{display:flex;flex-wrap:wrap;gap:10px}.nodes{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:10px}
             .usage{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:10px}
             .legend span{display:inline-block;margin-right:14px;font-size:13px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
             ol.faults{font-size:13px;margin:6px 0 0;padding-left:22px}ul.v{margin:4px 0 0;padding-left:18px;font-size:12px}
-            small{color:#52606d}
             """;
 
     private HtmlReport() {}
@@ -77,7 +72,7 @@ public final class HtmlReport {
         invariants(h, r.invariants());
         pods(h, r);
         latency(h, r.binds().latencies(), r.run().latencySource());
-        allocation(h, r);
+        allocation(h, r.devices());
         usage(h, r.usage());
         reasons(h, r);
         h.append("</main></body></html>\n");
@@ -207,56 +202,17 @@ public final class HtmlReport {
     }
 
     private static void latency(StringBuilder h, Map<String, Latencies.Stats> latencies, String source) {
-        h.append("<h2>Latency</h2><p class=\"meta\">").append(esc(source)).append("</p>");
-        h.append("<div class=\"row\">");
-        for (String op : List.of(Latencies.FILTER, Latencies.BIND, Latencies.ALLOCATE)) {
-            Latencies.Stats s = latencies.get(op);
-            if (s != null) {
-                h.append("<div class=\"chart\">").append(Charts.latency(op, s)).append("</div>");
-            }
-        }
-        h.append("</div><table><tr><th>operation</th><th>calls</th><th>p50</th><th>p99</th><th>max</th></tr>");
-        latencies.forEach((op, s) -> h.append("<tr><td>")
-                .append(esc(op))
-                .append("</td><td class=\"num\">")
-                .append(s.count())
-                .append("</td><td class=\"num\">")
-                .append(Format.latency(s.quantile(0.5)))
-                .append("</td><td class=\"num\">")
-                .append(Format.latency(s.quantile(0.99)))
-                .append("</td><td class=\"num\">")
-                .append(Format.latency(s.max()))
-                .append("</td></tr>"));
-        h.append("</table>");
+        h.append("<h2>Latency</h2><p class=\"meta\">")
+                .append(esc(source))
+                .append("</p>")
+                .append(Table.latency(latencies).html());
     }
 
-    private static void allocation(StringBuilder h, RunReport r) {
-        var byNode = Charts.byNode(r.devices());
-        h.append("<h2>Allocation per node</h2>");
-        if (byNode.size() <= MAX_NODE_CHARTS) {
-            h.append(
-                    "<p class=\"meta\">Bars: allocated at the end of the run, against the device's memory and cores; the black "
-                            + "tick marks the peak during the run. Hover for numbers.</p><div class=\"nodes\">");
-            byNode.forEach((node, rows) -> h.append("<div class=\"chart\">")
-                    .append(Charts.node(node, rows))
-                    .append("</div>"));
-            h.append("</div>");
-        } else {
-            h.append("<p class=\"meta\">")
-                    .append(byNode.size())
-                    .append(" nodes: how many nodes have how much of their "
-                            + "memory allocated at the end.</p><div class=\"chart\">")
-                    .append(Charts.nodeFill(r.devices()))
-                    .append("</div>");
-        }
-        boolean perDevice = r.samples().stream().anyMatch(s -> !s.devices().isEmpty());
-        if (perDevice && r.devices().size() <= MAX_HEATMAP_ROWS) {
-            h.append(
-                            "<h2>Device memory over time</h2><p class=\"meta\">One row per device; darker is more of its memory "
-                                    + "allocated. Pods that finish free their share.</p><div class=\"chart\">")
-                    .append(Charts.heatmap(r.devices(), r.samples()))
-                    .append("</div>");
-        }
+    private static void allocation(StringBuilder h, List<DeviceRow> devices) {
+        h.append("<h2>Allocation per node</h2><p class=\"meta\">")
+                .append(esc(Table.allocationTitle(devices)))
+                .append(".</p>")
+                .append(Table.allocation(devices).html());
     }
 
     /** Per container with a workload and per GPU: its memory over time, as its node monitor reported it. */
@@ -291,53 +247,11 @@ public final class HtmlReport {
     }
 
     private static void reasons(StringBuilder h, RunReport r) {
-        table(
-                h,
-                "Why binds failed",
-                "times",
-                "the extender's error for binds refused other than for node-lock contention, and failed "
-                        + "filters, with pod, node and times folded out (each was retried)",
-                r.binds().failureCauses());
-        table(
-                h,
-                "Why pods are unschedulable",
-                "kube-scheduler's message (the extender's reasons per node)",
-                r.pods().unschedulable());
-        table(
-                h,
-                "Why pods failed",
-                "reason and message written by the kubelet",
-                r.pods().failed());
-        var rejected = new java.util.TreeMap<String, Integer>();
-        r.pods().rejected().values().forEach(m -> rejected.merge(m, 1, Integer::sum));
-        table(h, "Pods the webhook rejected", "the webhook's message", rejected);
-        var notCreated = new java.util.TreeMap<String, Integer>();
-        r.pods().notCreated().values().forEach(m -> notCreated.merge(m, 1, Integer::sum));
-        table(h, "Pods that could not be created", "the last error", notCreated);
-    }
-
-    private static void table(StringBuilder h, String title, String column, Map<String, Integer> counts) {
-        table(h, title, "pods", column, counts);
-    }
-
-    private static void table(
-            StringBuilder h, String title, String countColumn, String column, Map<String, Integer> counts) {
-        if (counts.isEmpty()) {
-            return;
-        }
-        h.append("<h2>")
-                .append(esc(title))
-                .append("</h2><table><tr><th>")
-                .append(esc(countColumn))
-                .append("</th><th>")
-                .append(esc(column))
-                .append("</th></tr>");
-        counts.forEach((message, n) -> h.append("<tr><td class=\"num\">")
-                .append(n)
-                .append("</td><td>")
-                .append(esc(message))
-                .append("</td></tr>"));
-        h.append("</table>");
+        Table.reasons(r).forEach((title, table) -> {
+            if (!table.rows().isEmpty()) {
+                h.append("<h2>").append(esc(title)).append("</h2>").append(table.html());
+            }
+        });
     }
 
     private static String esc(String s) {

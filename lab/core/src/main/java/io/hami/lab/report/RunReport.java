@@ -91,16 +91,6 @@ public record RunReport(
         public Binds {
             releaseWaits = releaseWaits == null ? ReleaseWaits.NONE : releaseWaits;
         }
-
-        /** Without release waits. */
-        public Binds(
-                Map<String, Latencies.Stats> latencies,
-                double podsPerSecond,
-                int retries,
-                int contentions,
-                Map<String, Integer> failureCauses) {
-            this(latencies, podsPerSecond, retries, contentions, failureCauses, ReleaseWaits.NONE);
-        }
     }
 
     /**
@@ -135,8 +125,6 @@ public record RunReport(
                     + "without the HTTPS round trip and the JSON (bind: the binds that bound their pod; bind refused: those the "
                     + "extender turned down, for example for node-lock contention); kube-scheduler's prioritize calls are not timed. "
                     + "Allocate: by the simulated kubelets around their Allocate calls that granted devices.";
-
-    public static final String EMBEDDED = "embedded API server, simulated kube-scheduler";
 
     public boolean invariantsHold() {
         return invariants.stream().allMatch(Invariant::holds);

@@ -18,34 +18,6 @@ final class Svg {
                 escape(label)));
     }
 
-    Svg rect(double x, double y, double w, double h, String fill, String title) {
-        b.append(String.format(
-                Locale.ROOT,
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">",
-                x,
-                y,
-                Math.max(w, 0),
-                Math.max(h, 0),
-                fill));
-        if (title != null) {
-            b.append("<title>").append(escape(title)).append("</title>");
-        }
-        b.append("</rect>");
-        return this;
-    }
-
-    Svg outline(double x, double y, double w, double h, String stroke) {
-        b.append(String.format(
-                Locale.ROOT,
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"%s\"/>",
-                x,
-                y,
-                w,
-                h,
-                stroke));
-        return this;
-    }
-
     Svg line(double x1, double y1, double x2, double y2, String stroke, double width, boolean dashed) {
         b.append(String.format(
                 Locale.ROOT,

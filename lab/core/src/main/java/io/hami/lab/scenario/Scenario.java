@@ -55,11 +55,6 @@ public record Scenario(
                                 w.annotations().get(Workload.GPU_POLICY)));
     }
 
-    /** The priority of {@code className}, null for none; the loader checks every workload's class exists. */
-    public Integer priorityOf(String className) {
-        return className == null ? null : priorityClasses.get(className);
-    }
-
     /** Every node of every group, in file order. */
     public List<NodeSpec> nodeSpecs() {
         return nodes.stream().flatMap(g -> g.expand().stream()).toList();

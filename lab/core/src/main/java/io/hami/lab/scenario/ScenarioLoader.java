@@ -1,5 +1,6 @@
 package io.hami.lab.scenario;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -135,8 +136,13 @@ public final class ScenarioLoader {
                                 .collect(Collectors.joining(", "))
                         + ")";
             case InvalidTypeIdException t ->
-                "unknown " + (where.isEmpty() ? "" : where + ".") + "type \"" + t.getTypeId()
-                        + "\" (known: plugin-restart, kubelet-restart, device-unhealthy, api-write-errors, leader-failover)";
+                "unknown " + (where.isEmpty() ? "" : where + ".") + "type \"" + t.getTypeId() + "\" (known: "
+                        + Arrays.stream(Fault.class
+                                        .getAnnotation(JsonSubTypes.class)
+                                        .value())
+                                .map(JsonSubTypes.Type::name)
+                                .collect(Collectors.joining(", "))
+                        + ")";
             case InvalidFormatException f
             when f.getTargetType() != null && f.getTargetType().isEnum() ->
                 "key " + where + ": \"" + f.getValue() + "\" is not one of "

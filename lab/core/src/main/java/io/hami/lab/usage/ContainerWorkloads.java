@@ -3,10 +3,12 @@ package io.hami.lab.usage;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.hami.lab.LabKeys;
 import io.hami.lab.kubelet.ContainerAllocation;
+import io.hami.lab.kubelet.ContainerRuntime;
 import io.hami.lab.scenario.UsageProfile;
 import io.hami.lab.scenario.Vendor;
+import io.hami.lab.workload.LabKeys;
+import io.hami.lab.workload.UsageAnnotation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * prepared, with the limits the plugin granted, until the pod ends or the lab stops. No process outlives the lab:
  * {@link #close} stops them all, and a shutdown hook does the same for a JVM that exits without closing.
  */
-public final class ContainerWorkloads implements AutoCloseable {
+public final class ContainerWorkloads implements ContainerRuntime.Processes, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ContainerWorkloads.class);
     /** How long a stopped workload gets to write its last figures and exit before it is killed. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
@@ -60,6 +62,7 @@ public final class ContainerWorkloads implements AutoCloseable {
      * Starts the workloads of the pod's containers that have a usage profile, from the NVIDIA Allocate answers the
      * kubelet recorded for them. A container that cannot get one is a problem the run reports, not an error.
      */
+    @Override
     public void start(Pod pod, List<ContainerAllocation> allocations, Duration lifetime) {
         Map<String, UsageProfile> profiles;
         try {
@@ -114,6 +117,7 @@ public final class ContainerWorkloads implements AutoCloseable {
     }
 
     /** Stops the pod's workloads (they write their last figures and exit) and waits for them. */
+    @Override
     public void stop(String podUid) {
         List<Running> running = byPod.remove(podUid);
         if (running == null) {

@@ -3,7 +3,6 @@ package io.hami.lab.workload;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.hami.lab.LabKeys;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -48,14 +47,8 @@ public final class WorkloadDriver implements AutoCloseable {
     private Thread clock;
 
     /**
-     * @param admission sends each pod through the webhook before it is created; null when the API server calls the
-     *                  webhook itself
-     */
-    public WorkloadDriver(KubernetesClient client, AdmissionClient admission, List<PodPlan> plans) {
-        this(client, admission, plans, Map.of());
-    }
-
-    /**
+     * @param admission  sends each pod through the webhook before it is created; null when the API server calls the
+     *                   webhook itself
      * @param priorities the scenario's PriorityClasses by name: with the embedded API server (which has no Priority
      *                   admission) a pod's {@code spec.priority} is set from its class here
      */

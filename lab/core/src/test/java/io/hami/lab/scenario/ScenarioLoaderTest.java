@@ -95,7 +95,8 @@ class ScenarioLoaderTest {
                 .hasMessageContaining("\"intel\" is not one of nvidia, cambricon, mthreads, hygon");
         assertThatThrownBy(() -> ScenarioLoader.parse(VALID.replace("type: leader-failover", "type: meteor"), "t.yaml"))
                 .hasMessageContaining("type \"meteor\"")
-                .hasMessageContaining("known: plugin-restart");
+                .hasMessageContaining("known: plugin-restart, kubelet-restart, device-unhealthy, api-write-errors,"
+                        + " leader-failover, self-grant, kubelet-rejects)");
     }
 
     @Test

@@ -33,7 +33,7 @@ class SchedulingKeysTest {
 
         assertThat(s.scheduler().requeueOnRelease()).isFalse();
         assertThat(s.scheduler().gangLockWait()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(s.priorityOf("high")).isEqualTo(1000);
+        assertThat(s.priorityClasses()).containsEntry("high", 1000);
         Workload w = s.workloads().getFirst();
         assertThat(w.podGroup()).isEqualTo("train");
         assertThat(w.priorityClass()).isEqualTo("high");

@@ -5,11 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.hami.lab.LabKeys;
 import io.hami.lab.kubelet.ContainerAllocation;
 import io.hami.lab.node.MockLibraries;
 import io.hami.lab.scenario.ContainerSpec;
 import io.hami.lab.scenario.UsageProfile;
+import io.hami.lab.workload.LabKeys;
+import io.hami.lab.workload.UsageAnnotation;
 import io.hami.nativebind.hamicore.RegionRead;
 import io.hami.nativebind.hamicore.SharedRegion;
 import io.hami.nativebind.hamicore.SharedRegionFiles;

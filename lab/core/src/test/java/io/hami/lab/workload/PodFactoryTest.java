@@ -3,7 +3,6 @@ package io.hami.lab.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.hami.lab.LabKeys;
 import io.hami.lab.scenario.ScenarioLoader;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

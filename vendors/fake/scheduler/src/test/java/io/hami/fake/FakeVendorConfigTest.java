@@ -16,7 +16,7 @@ class FakeVendorConfigTest {
     @Test
     void theFakeSectionIsReadAndReachesTheBackend() throws Exception {
         var loaded = DeviceConfigLoader.load(
-                Path.of(getClass().getResource("/fake-device-config.yaml").toURI()));
+                Path.of(getClass().getResource("/fake-device-config.yaml").toURI()), DeviceBackends.configSections());
         assertThat(loaded.warnings()).isEmpty();
         assertThat(loaded.config().section(FakeConfig.SECTION))
                 .isEqualTo(new FakeConfig("fake.example.com/xpu-shared", 3));
@@ -30,7 +30,7 @@ class FakeVendorConfigTest {
 
     @Test
     void missingKeysTakeTheFakeDefaults() throws Exception {
-        var loaded = DeviceConfigLoader.parse("fake:\n  tasksPerXpu: 10\n", "inline");
+        var loaded = DeviceConfigLoader.parse("fake:\n  tasksPerXpu: 10\n", "inline", DeviceBackends.configSections());
         assertThat(loaded.config().section(FakeConfig.SECTION)).isEqualTo(FakeConfig.DEFAULTS);
         assertThat(loaded.config()).isEqualTo(DeviceConfig.DEFAULTS);
         assertThat(DeviceConfig.DEFAULTS.section(FakeConfig.SECTION).resourceCountName())
@@ -39,12 +39,15 @@ class FakeVendorConfigTest {
 
     @Test
     void errorsInTheFakeSectionNameTheKeyPath() {
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("fake:\n  tasksPerXpuu: 3\n", "f.yaml"))
+        assertThatThrownBy(() -> DeviceConfigLoader.parse(
+                        "fake:\n  tasksPerXpuu: 3\n", "f.yaml", DeviceBackends.configSections()))
                 .isInstanceOf(DeviceConfigException.class)
                 .hasMessage("device config f.yaml: unknown key fake.tasksPerXpuu");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("fake:\n  tasksPerXpu: 0\n", "f.yaml"))
+        assertThatThrownBy(() -> DeviceConfigLoader.parse(
+                        "fake:\n  tasksPerXpu: 0\n", "f.yaml", DeviceBackends.configSections()))
                 .hasMessageContaining("key fake.tasksPerXpu: want an integer from 1");
-        assertThatThrownBy(() -> DeviceConfigLoader.parse("fakes:\n  tasksPerXpu: 1\n", "f.yaml"))
+        assertThatThrownBy(() -> DeviceConfigLoader.parse(
+                        "fakes:\n  tasksPerXpu: 1\n", "f.yaml", DeviceBackends.configSections()))
                 .hasMessageContaining("unknown key fakes (want ")
                 .hasMessageContaining("fake");
     }

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.hami.backend.nvidia.topology.DevicePairScoreCodec;
 import io.hami.backend.nvidia.topology.PairScoreTable;
 import io.hami.backend.nvidia.topology.TopologyFit;
-import io.hami.protocol.annotation.AnnotationCodec;
+import io.hami.protocol.codec.AnnotationCodec;
 import io.hami.protocol.codec.AnnotationFormatException;
 import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.device.ContainerRequest;

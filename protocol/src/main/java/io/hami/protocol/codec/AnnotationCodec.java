@@ -1,9 +1,7 @@
-package io.hami.protocol.annotation;
-
-import io.hami.protocol.codec.AnnotationFormatException;
+package io.hami.protocol.codec;
 
 /**
- * How {@code hami annotation} reads and writes a vendor's own node annotation ({@link AnnotationKind.VendorNodeKey}):
+ * How {@code hami annotation} reads and writes a vendor's own node annotation ({@code AnnotationKind.VendorNodeKey}):
  * the value as canonical JSON, and canonical JSON back to the exact value.
  */
 public interface AnnotationCodec {

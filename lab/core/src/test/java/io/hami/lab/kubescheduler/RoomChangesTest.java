@@ -9,70 +9,33 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.hami.lab.kubescheduler.Settling.PodProgress;
-import io.hami.lab.kubescheduler.SimulatedScheduler.State;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class SettlingTest {
+class RoomChangesTest {
     private static final String LOCK = "hami.io/mutex.lock";
     private static final String HANDSHAKE = "hami.io/node-handshake";
     private static final Set<String> FREE_NOTHING = Set.of(LOCK, HANDSHAKE);
-
-    @Test
-    void aPodQueuedAgainOnlyByWritesThatFreeNothingHasHadItsAnswer() {
-        // Tried at change 5; the lock and handshake writes since moved it back to the queue but numbered no change.
-        assertThat(Settling.moving(new PodProgress(State.QUEUED, false, 5, 5))).isFalse();
-        assertThat(Settling.moving(new PodProgress(State.UNSCHEDULABLE, false, 5, 3)))
-                .isFalse();
-    }
-
-    @Test
-    void aPodNotTriedSinceAReleaseMayStillMove() {
-        // A release numbered 6 after its attempt at 5: waiting out its backoff, or still in the pool.
-        assertThat(Settling.moving(new PodProgress(State.QUEUED, false, 5, 6))).isTrue();
-        assertThat(Settling.moving(new PodProgress(State.UNSCHEDULABLE, false, 5, 6)))
-                .isTrue();
-        // Once an attempt began after it, and failed again, the pod is settled.
-        assertThat(Settling.moving(new PodProgress(State.UNSCHEDULABLE, false, 6, 6)))
-                .isFalse();
-    }
-
-    @Test
-    void attemptsNewPodsAndDueRetriesAlwaysCount() {
-        assertThat(Settling.moving(new PodProgress(State.IN_FLIGHT, false, 9, 0)))
-                .isTrue();
-        assertThat(Settling.moving(new PodProgress(State.QUEUED, false, Settling.NEVER_TRIED, 0)))
-                .as("never tried")
-                .isTrue();
-        assertThat(Settling.moving(new PodProgress(State.QUEUED, true, 9, 0)))
-                .as("a bind refused for lock contention, a failed filter call")
-                .isTrue();
-        assertThat(Settling.moving(new PodProgress(State.BOUND, false, 9, 12))).isFalse();
-    }
 
     @Test
     void nodeLockAndHandshakeWritesGiveNoRoomButInventoryAndCapacityDo() {
         Node node = node(Map.of("hami.io/node-nvidia-register", "GPU-0,10,40960"), "8");
 
         Node locked = withAnnotation(node, LOCK, "2026-12-01T05:00:00Z,default,p");
-        assertThat(SimulatedScheduler.schedulingPropertiesChanged(node, locked))
-                .as("kube-scheduler moves the pod on it")
-                .isTrue();
-        assertThat(Settling.nodeMayGiveRoom(node, locked, FREE_NOTHING)).isFalse();
-        assertThat(Settling.nodeMayGiveRoom(locked, node, FREE_NOTHING))
+        assertThat(RoomChanges.node(node, locked, FREE_NOTHING)).isFalse();
+        assertThat(RoomChanges.node(locked, node, FREE_NOTHING))
                 .as("the lock released")
                 .isFalse();
-        assertThat(Settling.nodeMayGiveRoom(
+        assertThat(RoomChanges.node(
                         node, withAnnotation(node, HANDSHAKE, "Requesting_2026-12-01T05:00:00Z"), FREE_NOTHING))
                 .isFalse();
 
-        assertThat(Settling.nodeMayGiveRoom(
+        assertThat(RoomChanges.node(
                         node, withAnnotation(node, "hami.io/node-nvidia-register", "GPU-0,10,81920"), FREE_NOTHING))
                 .as("the inventory changed")
                 .isTrue();
-        assertThat(Settling.nodeMayGiveRoom(
+        assertThat(RoomChanges.node(
                         node, node(Map.of("hami.io/node-nvidia-register", "GPU-0,10,40960"), "4"), FREE_NOTHING))
                 .as("allocatable changed")
                 .isTrue();
@@ -81,8 +44,16 @@ class SettlingTest {
                 .addToLabels("gpu", "a100")
                 .endMetadata()
                 .build();
-        assertThat(Settling.nodeMayGiveRoom(node, relabelled, FREE_NOTHING))
+        assertThat(RoomChanges.node(node, relabelled, FREE_NOTHING))
                 .as("a lock write together with a label")
+                .isTrue();
+        Node cordoned = new NodeBuilder(node)
+                .editOrNewSpec()
+                .withUnschedulable(true)
+                .endSpec()
+                .build();
+        assertThat(RoomChanges.node(cordoned, node, FREE_NOTHING))
+                .as("uncordoned")
                 .isTrue();
     }
 
@@ -91,13 +62,12 @@ class SettlingTest {
         Pod allocating = pod("Pending", Map.of("hami.io/bind-phase", "allocating"));
         Pod running = pod("Running", Map.of("hami.io/bind-phase", "allocating"));
 
-        assertThat(Settling.assignedPodMayGiveRoom(allocating, running))
+        assertThat(RoomChanges.assignedPod(allocating, running))
                 .as("a status write")
                 .isFalse();
-        assertThat(Settling.assignedPodMayGiveRoom(
-                        running, pod("Succeeded", Map.of("hami.io/bind-phase", "allocating"))))
+        assertThat(RoomChanges.assignedPod(running, pod("Succeeded", Map.of("hami.io/bind-phase", "allocating"))))
                 .isTrue();
-        assertThat(Settling.assignedPodMayGiveRoom(allocating, pod("Pending", Map.of("hami.io/bind-phase", "failed"))))
+        assertThat(RoomChanges.assignedPod(allocating, pod("Pending", Map.of("hami.io/bind-phase", "failed"))))
                 .isTrue();
         Pod initDone = new PodBuilder(running)
                 .editStatus()
@@ -111,7 +81,7 @@ class SettlingTest {
                         .build())
                 .endStatus()
                 .build();
-        assertThat(Settling.assignedPodMayGiveRoom(running, initDone)).isTrue();
+        assertThat(RoomChanges.assignedPod(running, initDone)).isTrue();
     }
 
     @Test
@@ -132,8 +102,8 @@ class SettlingTest {
                 .endMetadata()
                 .build();
 
-        assertThat(Settling.pendingPodMayGiveRoom(pending, marked)).isFalse();
-        assertThat(Settling.pendingPodMayGiveRoom(marked, nudged)).isTrue();
+        assertThat(RoomChanges.pendingPod(pending, marked)).isFalse();
+        assertThat(RoomChanges.pendingPod(marked, nudged)).isTrue();
     }
 
     private static Node node(Map<String, String> annotations, String gpus) {

@@ -1,4 +1,4 @@
-package io.hami.lab.usage;
+package io.hami.lab.workload;
 
 import io.hami.lab.scenario.ContainerSpec;
 import io.hami.lab.scenario.UsageProfile;

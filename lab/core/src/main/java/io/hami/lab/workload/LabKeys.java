@@ -1,4 +1,4 @@
-package io.hami.lab;
+package io.hami.lab.workload;
 
 /** Labels and annotations the lab puts on the objects it creates; none of them is part of the HAMi protocol. */
 public final class LabKeys {

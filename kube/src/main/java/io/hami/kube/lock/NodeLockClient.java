@@ -78,6 +78,11 @@ public final class NodeLockClient {
         return timeouts;
     }
 
+    /** The informers' nodes and pods this client saves reads with. */
+    public Cached cached() {
+        return cached;
+    }
+
     /** Takes the lock of {@code node} for pod {@code namespace/pod}. */
     public LockOutcome acquire(String node, String namespace, String pod) {
         String lastError = "compare-and-swap lost " + ATTEMPTS + " times";

@@ -298,5 +298,21 @@ public class ScrapeBenchmark {
                                     p50 / GOAL_MS));
         }
         lines.values().forEach(System.out::print);
+        for (RunResult r : results) {
+            var params = r.getParams();
+            if (params.getBenchmark().endsWith(".http")
+                    && params.getParam("nodes").equals("5000")
+                    && params.getParam("changed").equals("5000")) {
+                double p50 = r.getPrimaryResult().getStatistics().getPercentile(50);
+                System.out.printf(
+                        "first /metrics scrape (HTTP, gzip) after every node changed at 5000 nodes, container series %s:"
+                                + " p50 %.1f ms, %.2f x the goal of %.0f ms (%s)%n",
+                        params.getParam("containers").equals("true") ? "on" : "off",
+                        p50,
+                        p50 / GOAL_MS,
+                        GOAL_MS,
+                        p50 <= GOAL_MS ? "met" : "missed");
+            }
+        }
     }
 }

@@ -5,12 +5,16 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hami.kube.client.ApiErrors;
 import io.hami.kube.lock.LockOutcome;
 import io.hami.kube.lock.NodeLockClient;
+import io.hami.protocol.codec.NodeLock;
 import io.hami.scheduler.gang.GangMembership;
 import io.hami.scheduler.gang.GangWaits;
 import io.hami.scheduler.gang.NodeLockQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +24,9 @@ import org.slf4j.LoggerFactory;
  */
 final class BindLock {
     private static final Logger LOG = LoggerFactory.getLogger(BindLock.class);
+    /** A virtual thread per fence read: it only waits on the API server. */
+    private static final Executor FENCE_READS =
+            task -> Thread.ofVirtual().name("hami-bind-fence").start(task);
 
     private final NodeLockClient locks;
     private final GangWaits gangs;
@@ -107,13 +114,34 @@ final class BindLock {
      * After the decision is written, checks the lock is still ours. A bind slower than the lock timeout (a
      * pause, a replica cut off mid-bind) may have lost it to a bind that did not see this decision; it must
      * then not go on. Any bind that takes the lock after this check writes its decision after ours, so it checks
-     * against ours.
+     * against ours. The lock is read now, on a thread of its own, so the bind's other wait (for the pod watch) overlaps
+     * it; {@link Fence#held} waits for the answer.
      */
-    void fence(String node, String ns, String name) throws BindFailure {
-        var lock = locks.current(node);
-        if (lock == null || !lock.isHeldBy(ns, name)) {
-            throw new BindFailure("lost the lock of node " + node + " while binding (it expired"
-                    + (lock == null ? "" : " and is now held by " + lock.namespace() + "/" + lock.name()) + "); retry");
+    Fence fence(String node, String ns, String name) {
+        return new Fence(node, ns, name, CompletableFuture.supplyAsync(() -> locks.current(node), FENCE_READS));
+    }
+
+    /** The lock of {@code node} as read after the decision: ours, or the bind must not go on. */
+    record Fence(String node, String ns, String name, CompletableFuture<NodeLock> read) {
+        /**
+         * @throws BindFailure when the lock is no longer ours
+         * @throws KubernetesClientException when the lock could not be read
+         */
+        void held() throws BindFailure {
+            NodeLock lock;
+            try {
+                lock = read.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw e;
+            }
+            if (lock == null || !lock.isHeldBy(ns, name)) {
+                throw new BindFailure("lost the lock of node " + node + " while binding (it expired"
+                        + (lock == null ? "" : " and is now held by " + lock.namespace() + "/" + lock.name())
+                        + "); retry");
+            }
         }
     }
 

@@ -47,8 +47,13 @@ final class PodCalls {
         }
     }
 
-    /** One merge patch carrying the whole decision (design D4). Stale keys of vendors not chosen are removed. */
-    Pod writeDecision(Pod pod, String node, Placement.Placed placed, String now) {
+    /**
+     * One merge patch carrying the whole decision (design D4). Stale keys of vendors not chosen are removed.
+     *
+     * @param resourceVersion the pod's version the decision was made on, as a precondition (a 409 when the pod has
+     *                        changed since), or null for none
+     */
+    Pod writeDecision(Pod pod, String node, Placement.Placed placed, String now, String resourceVersion) {
         Map<String, String> set = new HashMap<>();
         set.put(ProtocolKeys.VGPU_NODE, node);
         set.put(ProtocolKeys.VGPU_TIME, now);
@@ -69,7 +74,7 @@ final class PodCalls {
         // longer one any label of an earlier decision is removed rather than the whole patch refused.
         Map<String, String> labels = new HashMap<>();
         labels.put(ProtocolKeys.VGPU_NODE, isLabelValue(node) ? node : null);
-        String patch = AnnotationPatch.mergePatch(set, labels, null);
+        String patch = AnnotationPatch.mergePatch(set, labels, resourceVersion);
         return MergePatches.pod(
                 client, pod.getMetadata().getNamespace(), pod.getMetadata().getName(), patch);
     }

@@ -2,14 +2,15 @@ package io.hami.scheduler.extender;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.exc.InputCoercionException;
-import tools.jackson.core.exc.JacksonIOException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
@@ -48,67 +49,59 @@ public final class ExtenderJson {
     }
 
     /**
-     * Reads {@code body} as {@code type}, parsing straight from the stream (no copy of the body first: a /filter body
-     * carries every node's name) and stopping at {@link #MAX_BODY} bytes.
+     * Reads {@code body} as {@code type}, stopping at {@link #MAX_BODY} bytes. The body is read whole first (the server
+     * has it in memory already), so that {@link NodeNamesReader} can compare a node list's bytes with the last one's.
      */
     public static <T> T read(InputStream body, Class<T> type) throws BadBodyException {
+        return read(body, 0, type);
+    }
+
+    /** As {@link #read(InputStream, Class)}, for a body declared {@code expectedLength} bytes long (0: unknown). */
+    public static <T> T read(InputStream body, int expectedLength, Class<T> type) throws BadBodyException {
         String name = wireName(type);
-        var bounded = new BoundedBody(body);
+        Body bytes = Body.read(body, expectedLength);
+        if (bytes.length == 0) {
+            throw new BadBodyException(400, "please send a request body (a JSON " + name + ")");
+        }
         try {
-            T value = MAPPER.readValue(bounded, type);
+            T value = MAPPER.readerFor(type)
+                    .withAttribute(NodeNamesReader.BODY, bytes.bytes)
+                    .readValue(bytes.bytes, 0, bytes.length);
             if (value == null) {
                 throw new BadBodyException(400, "request body is JSON null, want a JSON " + name);
             }
             return value;
         } catch (JacksonException e) {
-            if (bounded.over) {
-                drain(body);
-                throw new BadBodyException(413, "request body exceeds " + MAX_BODY + " bytes");
-            }
-            if (e instanceof JacksonIOException && e.getCause() != null) {
-                throw new BadBodyException(
-                        400, "could not read the request body: " + e.getCause().getMessage());
-            }
-            if (bounded.count == 0) {
-                throw new BadBodyException(400, "please send a request body (a JSON " + name + ")");
-            }
             throw new BadBodyException(400, "malformed " + name + ": " + describe(e));
         }
     }
 
-    /** The request body up to {@link #MAX_BODY} bytes; reading past it fails. Closing it leaves the body open. */
-    private static final class BoundedBody extends InputStream {
-        private final InputStream body;
-        long count;
-        boolean over;
-
-        BoundedBody(InputStream body) {
-            this.body = body;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            // At most one byte past the limit: enough to tell a body over it from one of exactly MAX_BODY bytes.
-            int n = body.read(b, off, (int) Math.min(len, MAX_BODY + 1 - count));
-            if (n > 0) {
-                count += n;
-                if (count > MAX_BODY) {
-                    over = true;
-                    throw new IOException("request body exceeds " + MAX_BODY + " bytes");
+    /** A request body read whole, in {@code bytes[0, length)}. */
+    private record Body(byte[] bytes, int length) {
+        /** Reads {@code in} to its end; fails with 413 past {@link #MAX_BODY} bytes (draining the rest), 400 if it breaks. */
+        static Body read(InputStream in, int expectedLength) throws BadBodyException {
+            // room for the end-of-body read, so that a body of the declared length is read without a copy
+            byte[] bytes = new byte[Math.clamp(expectedLength + 1L, 16 * 1024, MAX_BODY + 1)];
+            int length = 0;
+            try {
+                while (true) {
+                    if (length == bytes.length) {
+                        // One byte past the limit tells a body over it from one of exactly MAX_BODY bytes.
+                        bytes = Arrays.copyOf(bytes, (int) Math.min((long) bytes.length * 2, MAX_BODY + 1L));
+                    }
+                    int n = in.read(bytes, length, bytes.length - length);
+                    if (n < 0) {
+                        return new Body(bytes, length);
+                    }
+                    length += n;
+                    if (length > MAX_BODY) {
+                        drain(in);
+                        throw new BadBodyException(413, "request body exceeds " + MAX_BODY + " bytes");
+                    }
                 }
+            } catch (IOException e) {
+                throw new BadBodyException(400, "could not read the request body: " + e.getMessage());
             }
-            return n;
-        }
-
-        @Override
-        public void close() {
-            // the exchange closes the body; an oversized one is drained first
         }
     }
 
@@ -297,5 +290,15 @@ public final class ExtenderJson {
 
     public static byte[] write(Object value) {
         return MAPPER.writeValueAsBytes(value);
+    }
+
+    /**
+     * {@code value} written into a buffer of {@code expectedSize} bytes to start with, to be sent with
+     * {@link ByteArrayOutputStream#writeTo} without a copy.
+     */
+    public static ByteArrayOutputStream writeBuffered(Object value, int expectedSize) {
+        var out = new ByteArrayOutputStream(expectedSize);
+        MAPPER.writeValue(out, value);
+        return out;
     }
 }

@@ -119,18 +119,12 @@ public final class SchedulerHttpServer implements AutoCloseable {
                 "/filter",
                 EXTENDER_BODY,
                 refusal(FilterResult::error),
-                post(
-                        ExtenderArgs.class,
-                        args -> reply(200, routes.filter().apply(DistinctNames.of(args))),
-                        FilterResult::error));
+                post(ExtenderArgs.class, args -> reply(200, routes.filter().apply(args)), FilterResult::error));
         reads.serve(
                 "/prioritize",
                 EXTENDER_BODY,
                 refusal(ErrorBody::new),
-                post(
-                        ExtenderArgs.class,
-                        args -> reply(200, routes.prioritize().apply(DistinctNames.of(args))),
-                        ErrorBody::new));
+                post(ExtenderArgs.class, args -> reply(200, routes.prioritize().apply(args)), ErrorBody::new));
         reads.serve(
                 "/bind",
                 BIND_BODY,
@@ -207,7 +201,7 @@ public final class SchedulerHttpServer implements AutoCloseable {
                     return;
                 }
                 try {
-                    var answer = verb.apply(ExtenderJson.read(ex.getRequestBody(), type));
+                    var answer = verb.apply(ExtenderJson.read(ex.getRequestBody(), requestLength(ex), type));
                     json(ex, answer.status(), answer.body());
                 } catch (ExtenderJson.BadBodyException e) {
                     json(ex, e.status(), error.apply(e.getMessage()));
@@ -219,11 +213,25 @@ public final class SchedulerHttpServer implements AutoCloseable {
         };
     }
 
+    /**
+     * Writes {@code value} from the buffer it was serialised into, sized as the request (a filter answer names about
+     * the nodes its request did), so it is neither grown nor copied on the way.
+     */
     static void json(HttpExchange ex, int status, Object value) throws IOException {
-        byte[] bytes = ExtenderJson.write(value);
+        var body = ExtenderJson.writeBuffered(value, status == 200 ? requestLength(ex) + 1024 : 1024);
         ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, bytes.length);
-        ex.getResponseBody().write(bytes);
+        ex.sendResponseHeaders(status, body.size());
+        body.writeTo(ex.getResponseBody());
+    }
+
+    /** The request's Content-Length up to {@link #EXTENDER_BODY}; 0 when it has none. */
+    private static int requestLength(HttpExchange ex) {
+        String length = ex.getRequestHeaders().getFirst("Content-Length");
+        try {
+            return length == null ? 0 : (int) Math.min(Long.parseLong(length.trim()), EXTENDER_BODY);
+        } catch (NumberFormatException e) {
+            return 0; // the JDK refuses such a request first
+        }
     }
 
     private static void text(HttpExchange ex, int status, String body) throws IOException {

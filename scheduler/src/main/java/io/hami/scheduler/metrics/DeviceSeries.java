@@ -10,13 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.zip.Deflater;
 
 /**
@@ -156,8 +156,8 @@ final class DeviceSeries {
     private final UsageIndex index;
     /** Node to its lines as of the last scrape; replaced by each scrape, so removed nodes drop out. Guarded by this. */
     private Map<String, NodeLines> nodes = new HashMap<>();
-    /** First node's lines of a block to the block, as of the last gzip scrape. Guarded by this. */
-    private IdentityHashMap<NodeLines, Block> blocks = new IdentityHashMap<>();
+    /** First node of a block to the block, as of the last gzip scrape. Guarded by this. */
+    private Map<String, Block> blocks = new HashMap<>();
     /** Reused while rendering and compressing; guarded by this. */
     private final Deflater deflater = new Deflater(Deflater.BEST_SPEED, true);
 
@@ -198,7 +198,9 @@ final class DeviceSeries {
      * {@code nodes} as blocks: each block of the last gzip scrape whose nodes are all unchanged is reused; the
      * nodes between them (changed, added, or left from a block that lost a node) are compressed again, those kept
      * since the last scrape apart from the changed ones, so that scattered changes leave their neighbours in
-     * blocks of their own rather than compressing them again every time.
+     * blocks of their own rather than compressing them again every time. A block compressed again over the same
+     * nodes as before keeps the segments of the families whose lines none of its nodes changed (a change of usage
+     * leaves the limits as they were, and often the shares or cores too).
      */
     private List<Block> blocks(List<NodeLines> nodes) {
         var out = new ArrayList<Block>(nodes.size() / BLOCK * 2 + 1);
@@ -207,14 +209,14 @@ final class DeviceSeries {
         int run = -1; // first node of the run not in a reused block
         int i = 0;
         while (i <= nodes.size()) {
-            Block block = i < nodes.size() ? blocks.get(nodes.get(i)) : null;
+            Block block = i < nodes.size() ? blocks.get(nodes.get(i).node) : null;
             if (i < nodes.size() && (block == null || !block.holds(nodes, i, i + block.members().length))) {
                 run = run < 0 ? i : run;
                 i++;
                 continue;
             }
             if (run >= 0) {
-                for (NodeLines[] piece : pieces(nodes, run, i)) {
+                for (NodeLines[] piece : pieces(nodes, run, i, blocks::containsKey)) {
                     changed.add(piece);
                     changedAt.add(out.size());
                     out.add(null);
@@ -227,13 +229,13 @@ final class DeviceSeries {
             out.add(block);
             i += block.members().length;
         }
-        byte[][][] deflated = deflate(changed);
+        byte[][][] deflated = deflate(changed, earlier(changed));
         for (int k = 0; k < changed.size(); k++) {
             out.set(changedAt.get(k), new Block(changed.get(k), deflated[k]));
         }
-        var next = new IdentityHashMap<NodeLines, Block>(out.size() * 2);
+        var next = HashMap.<String, Block>newHashMap(out.size());
         for (Block block : out) {
-            next.put(block.members()[0], block);
+            next.put(block.members()[0].node, block);
             for (NodeLines n : block.members()) {
                 n.compressed = true;
             }
@@ -243,15 +245,20 @@ final class DeviceSeries {
     }
 
     /**
-     * Nodes {@code from} to {@code to} cut into blocks of at most {@link #BLOCK}, and where nodes compressed before
-     * meet nodes never compressed (changed or added), so that a node changed again does not take its neighbours.
+     * Nodes {@code from} to {@code to} cut into blocks of at most {@link #BLOCK}, where nodes compressed before
+     * meet nodes never compressed (changed or added), so that a node changed again does not take its neighbours,
+     * and where a block of the last scrape began ({@code blockStart}), so that a block whose nodes all changed is
+     * cut as before and keeps its unchanged families' segments.
      */
-    static List<NodeLines[]> pieces(List<NodeLines> nodes, int from, int to) {
+    static List<NodeLines[]> pieces(List<NodeLines> nodes, int from, int to, Predicate<String> blockStart) {
         var out = new ArrayList<NodeLines[]>();
         int start = from;
         for (int i = from + 1; i <= to; i++) {
             int length = i - start;
-            if (i == to || length == BLOCK || nodes.get(i).compressed != nodes.get(i - 1).compressed) {
+            if (i == to
+                    || length == BLOCK
+                    || nodes.get(i).compressed != nodes.get(i - 1).compressed
+                    || blockStart.test(nodes.get(i).node)) {
                 out.add(nodes.subList(start, i).toArray(NodeLines[]::new));
                 start = i;
             }
@@ -262,15 +269,41 @@ final class DeviceSeries {
     /** Fewest blocks to compress that are worth a second thread. */
     private static final int PARALLEL = 16;
 
+    /** For each of {@code work}'s blocks, the last scrape's block over the same nodes, or null. */
+    private Block[] earlier(List<NodeLines[]> work) {
+        var out = new Block[work.size()];
+        for (int k = 0; k < out.length; k++) {
+            NodeLines[] members = work.get(k);
+            Block before = blocks.get(members[0].node);
+            if (before != null && sameNodes(before.members(), members)) {
+                out[k] = before;
+            }
+        }
+        return out;
+    }
+
+    private static boolean sameNodes(NodeLines[] a, NodeLines[] b) {
+        if (a.length != b.length) {
+            return false;
+        }
+        for (int i = 0; i < a.length; i++) {
+            if (!a[i].node.equals(b[i].node)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
-     * Each of {@code work}'s blocks compressed. With many, a task of the common pool takes blocks from the same
-     * counter as this thread; if the pool is busy, this thread compresses them all.
+     * Each of {@code work}'s blocks compressed, keeping the segments of {@code earlier}'s blocks where their lines
+     * are unchanged. With many, a task of the common pool takes blocks from the same counter as this thread; if the
+     * pool is busy, this thread compresses them all.
      */
-    private byte[][][] deflate(List<NodeLines[]> work) {
+    private byte[][][] deflate(List<NodeLines[]> work, Block[] earlier) {
         var out = new byte[work.size()][][];
         if (work.size() < PARALLEL || Runtime.getRuntime().availableProcessors() < 2) {
             for (int k = 0; k < out.length; k++) {
-                out[k] = deflate(work.get(k), deflater, buffer);
+                out[k] = deflate(work.get(k), earlier[k], deflater, buffer);
             }
             return out;
         }
@@ -284,7 +317,7 @@ final class DeviceSeries {
                 for (int k; (k = next.getAndIncrement()) < out.length; left.countDown()) {
                     try {
                         own = own == null ? new Deflater(Deflater.BEST_SPEED, true) : own;
-                        out[k] = deflate(work.get(k), own, scratch);
+                        out[k] = deflate(work.get(k), earlier[k], own, scratch);
                     } catch (RuntimeException | Error e) {
                         failure.compareAndSet(
                                 null, e); // counted down all the same, so this thread does not wait forever
@@ -297,7 +330,7 @@ final class DeviceSeries {
             }
         });
         for (int k; (k = next.getAndIncrement()) < out.length; left.countDown()) {
-            out[k] = deflate(work.get(k), deflater, buffer);
+            out[k] = deflate(work.get(k), earlier[k], deflater, buffer);
         }
         boolean interrupted = false;
         while (true) {
@@ -414,6 +447,12 @@ final class DeviceSeries {
         var ends = new int[FAMILIES.length][];
         for (int f = 0; f < FAMILIES.length; f++) {
             Value value = FAMILIES[f].value();
+            if (sameValues(value, old.rows, rows)) {
+                // the very same arrays, so a gzip block whose nodes all kept this family's lines keeps its segment
+                text[f] = old.text[f];
+                ends[f] = old.ends[f];
+                continue;
+            }
             byte[] was = old.text[f];
             int[] wasEnds = old.ends[f];
             var lineEnds = new int[wasEnds.length];
@@ -445,6 +484,16 @@ final class DeviceSeries {
             ends[f] = lineEnds;
         }
         return new NodeLines(node, snapshot, rows, text, ends);
+    }
+
+    /** Whether every row of {@code now} has the value its row in {@code before} had (the same devices). */
+    private static boolean sameValues(Value value, DeviceUsage[] before, DeviceUsage[] now) {
+        for (int i = 0; i < now.length; i++) {
+            if (Double.compare(value.of(now[i]), value.of(before[i])) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean sameDevices(DeviceUsage[] a, DeviceUsage[] b) {
@@ -527,10 +576,17 @@ final class DeviceSeries {
         }
     }
 
-    /** Each family's lines of {@code members} as one raw deflate segment. */
-    private static byte[][] deflate(NodeLines[] members, Deflater deflater, Bytes buffer) {
+    /**
+     * Each family's lines of {@code members} as one raw deflate segment: {@code earlier}'s segment (a block over the
+     * same nodes, or null) where every member has the very lines it had, else compressed here.
+     */
+    private static byte[][] deflate(NodeLines[] members, Block earlier, Deflater deflater, Bytes buffer) {
         var out = new byte[FAMILIES.length][];
         for (int f = 0; f < FAMILIES.length; f++) {
+            if (earlier != null && sameLines(earlier.members(), members, f)) {
+                out[f] = earlier.deflated()[f];
+                continue;
+            }
             buffer.reset();
             for (NodeLines n : members) {
                 buffer.write(n.text[f], 0, n.text[f].length);
@@ -538,6 +594,16 @@ final class DeviceSeries {
             out[f] = GzipBody.deflate(deflater, buffer.array(), buffer.size());
         }
         return out;
+    }
+
+    @SuppressWarnings("ReferenceEquality") // the very lines: a segment made of them holds them
+    private static boolean sameLines(NodeLines[] before, NodeLines[] now, int f) {
+        for (int i = 0; i < now.length; i++) {
+            if (before[i].text[f] != now[i].text[f]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A growable byte buffer whose array can be read without a copy. */

@@ -123,6 +123,11 @@ public final class BindFixture implements AutoCloseable {
         return a == null ? Map.of() : a;
     }
 
+    /** The node pod {@code name} of namespace {@code ns} is bound to, or null. */
+    public String nodeName(String name) {
+        return client.pods().inNamespace("ns").withName(name).get().getSpec().getNodeName();
+    }
+
     public Binder binder(BindObserver observer, PodChangesSeen seen) {
         return binder(index, SchedulingPolicy.UPSTREAM_DEFAULTS, observer, seen);
     }
@@ -136,8 +141,29 @@ public final class BindFixture implements AutoCloseable {
         return binder(index, policy, observer, seen, GangWaits.off());
     }
 
+    /** A binder that takes pods (and nodes) from {@code cached}, as the scheduler's informers hand them over. */
+    public Binder binder(BindObserver observer, PodChangesSeen seen, NodeLockClient.Cached cached) {
+        return binder(
+                index,
+                SchedulingPolicy.UPSTREAM_DEFAULTS,
+                observer,
+                seen,
+                GangWaits.off(),
+                new NodeLockClient(client, locks.timeouts(), clock, cached));
+    }
+
     private Binder binder(
             UsageIndex index, SchedulingPolicy policy, BindObserver observer, PodChangesSeen seen, GangWaits gangs) {
+        return binder(index, policy, observer, seen, gangs, locks);
+    }
+
+    private Binder binder(
+            UsageIndex index,
+            SchedulingPolicy policy,
+            BindObserver observer,
+            PodChangesSeen seen,
+            GangWaits gangs,
+            NodeLockClient locks) {
         return new Binder(new Binder.Inputs(
                 new FitInputs(index, new QuotaBook(BACKENDS, index), BACKENDS, policy),
                 new Binder.Cluster(

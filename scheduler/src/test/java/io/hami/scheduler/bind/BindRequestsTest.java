@@ -84,14 +84,7 @@ class BindRequestsTest {
                         .ok())
                 .isTrue();
 
-        assertThat(f.client
-                        .pods()
-                        .inNamespace("ns")
-                        .withName("a")
-                        .get()
-                        .getSpec()
-                        .getNodeName())
-                .isEqualTo("n1");
+        assertThat(f.nodeName("a")).isEqualTo("n1");
         assertThat(requests)
                 .contains("POST /api/v1/namespaces/ns/pods/a/binding")
                 .noneMatch(r -> r.endsWith("/bindings"));
@@ -107,14 +100,7 @@ class BindRequestsTest {
                 .isEqualTo("bind on node n1 had not written its decision 31 s after taking the node lock"
                         + " (limit 30 s, half the lock's bind window); retry");
         assertThat(f.annotations("a")).doesNotContainKeys(ProtocolKeys.BIND_PHASE, ProtocolKeys.VGPU_NODE);
-        assertThat(f.client
-                        .pods()
-                        .inNamespace("ns")
-                        .withName("a")
-                        .get()
-                        .getSpec()
-                        .getNodeName())
-                .isNull();
+        assertThat(f.nodeName("a")).isNull();
         assertThat(f.client.nodes().withName("n1").get().getMetadata().getAnnotations())
                 .doesNotContainKey(ProtocolKeys.NODE_LOCK);
         assertThat(requests).noneMatch(r -> r.startsWith("POST") && r.contains("binding"));

@@ -9,7 +9,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The body is parsed from the request stream as it arrives, so its limits are enforced while reading. */
+/** The body is read from the request stream within its limit, then parsed. */
 class ExtenderJsonTest {
     private static final String ARGS = "{\"pod\":{\"metadata\":{\"name\":\"p\"}},\"nodenames\":[\"a\",\"b\"]}";
 

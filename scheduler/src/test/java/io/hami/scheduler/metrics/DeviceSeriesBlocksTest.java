@@ -197,4 +197,29 @@ class DeviceSeriesBlocksTest {
                 .isEqualTo(fresh())
                 .contains("device_uuid=\"" + removed + "-NEW\"");
     }
+
+    @Test
+    void aChangeOfUsageRecompressesOnlyTheFamiliesItChanges() throws IOException {
+        cluster(300);
+        DeviceSeries.Lines before = series.current(true);
+
+        for (int n = 0; n < 300; n++) {
+            use(n, "p", 1 + n % 7 + 300); // the same GPU and cores, more memory: memory families only
+        }
+        DeviceSeries.Lines after = series.current(true);
+
+        assertThat(after.blocks()).hasSameSizeAs(before.blocks());
+        int limit = DeviceSeries.NAMES.indexOf(DeviceUsageCollector.MEMORY_LIMIT);
+        int cores = DeviceSeries.NAMES.indexOf(DeviceUsageCollector.CORE_ALLOCATED);
+        int memory = DeviceSeries.NAMES.indexOf(DeviceUsageCollector.MEMORY_ALLOCATED);
+        for (int b = 0; b < after.blocks().size(); b++) {
+            byte[][] was = before.blocks().get(b).deflated();
+            byte[][] now = after.blocks().get(b).deflated();
+            assertThat(after.blocks().get(b)).isNotEqualTo(before.blocks().get(b));
+            assertThat(now[limit]).isSameAs(was[limit]);
+            assertThat(now[cores]).isSameAs(was[cores]);
+            assertThat(now[memory]).isNotSameAs(was[memory]);
+        }
+        assertThat(gzip(after)).isEqualTo(plain(series)).isEqualTo(fresh());
+    }
 }

@@ -80,7 +80,8 @@ class AdmissionRulesTest {
 
     @Test
     void theConfiguredRuntimeClassGoesOnNvidiaPodsThatHaveNone() throws Exception {
-        var config = io.hami.protocol.config.DeviceConfigLoader.parse("nvidia:\n  runtimeClassName: nvidia\n", "test")
+        var config = io.hami.protocol.config.DeviceConfigLoader.parse(
+                        "nvidia:\n  runtimeClassName: nvidia\n", "test", DeviceBackends.configSections())
                 .config();
         var withClass = new AdmissionRules(DeviceBackends.load(config), "hami-scheduler");
 

@@ -79,7 +79,10 @@ class WebhookHttpTest {
     @Test
     void theNvidiaRuntimeClassOfTheDeviceConfigIsPatchedIn() throws Exception {
         var base = SchedulerFixture.settings(SchedulingPolicy.UPSTREAM_DEFAULTS, java.time.Duration.ofMinutes(5));
-        var config = io.hami.protocol.config.DeviceConfigLoader.parse("nvidia:\n  runtimeClassName: nvidia\n", "test")
+        var config = io.hami.protocol.config.DeviceConfigLoader.parse(
+                        "nvidia:\n  runtimeClassName: nvidia\n",
+                        "test",
+                        io.hami.protocol.spi.DeviceBackends.configSections())
                 .config();
         var s = base.scheduling();
         try (var withClass = new SchedulerFixture(new io.hami.scheduler.SchedulerApp.Settings(

@@ -7,9 +7,12 @@ import io.hami.protocol.codec.HandshakeCodec;
 import io.hami.protocol.codec.NodeLock;
 import io.hami.protocol.codec.NodeLockCodec;
 import io.hami.protocol.codec.PodDevicesCodec;
+import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.codec.UnixTimeCodec;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.device.MigPlacement;
+import io.hami.protocol.device.MigProfile;
 import io.hami.protocol.device.PodDevices;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +63,7 @@ final class CanonicalJson {
                         .put("name", lock.name());
             }
             case AnnotationKind.VendorNodeKey v -> JSON.readTree(v.codec().toJson(value));
+            case AnnotationKind.PodJsonKey p -> JSON.readTree(p.codec().toJson(value));
             case AnnotationKind.UnixTimeKey t -> {
                 var instant = UnixTimeCodec.decode(value);
                 yield JSON.createObjectNode()
@@ -73,7 +77,7 @@ final class CanonicalJson {
     private static ArrayNode registerJson(List<DeviceInfo> devices) {
         ArrayNode arr = JSON.createArrayNode();
         for (DeviceInfo d : devices) {
-            arr.addObject()
+            ObjectNode o = arr.addObject()
                     .put("id", d.id())
                     .put("index", d.index())
                     .put("count", d.count())
@@ -81,8 +85,26 @@ final class CanonicalJson {
                     .put("devcore", d.devcore())
                     .put("type", d.type())
                     .put("numa", d.numa())
-                    .put("mode", d.mode())
-                    .put("health", d.health());
+                    .put("mode", d.mode());
+            ArrayNode profiles = o.putArray("migProfiles");
+            for (MigProfile p : d.migProfiles()) {
+                ObjectNode po = profiles.addObject()
+                        .put("name", p.name())
+                        .put("memoryMB", p.memoryMB())
+                        .put("core", p.core())
+                        .put("sliceCount", p.sliceCount());
+                if (p.placements() == null) {
+                    po.putNull("placements"); // the plugin wrote none: kept apart from [] to write it back exactly
+                } else {
+                    ArrayNode placements = po.putArray("placements");
+                    p.placements()
+                            .forEach(pl -> placements
+                                    .addObject()
+                                    .put("start", pl.start())
+                                    .put("size", pl.size()));
+                }
+            }
+            o.put("health", d.health());
         }
         return arr;
     }
@@ -111,7 +133,7 @@ final class CanonicalJson {
         }
         try {
             return switch (kind) {
-                case AnnotationKind.NodeRegister r -> r.codec().encode(registerDevices(root));
+                case AnnotationKind.NodeRegister r -> register(r.codec(), registerDevices(root));
                 case AnnotationKind.PodDevicesKey p -> PodDevicesCodec.encode(podDevices(root));
                 case AnnotationKind.HandshakeKey h -> {
                     var o = object(root, "handshake", List.of("state", "time"));
@@ -135,6 +157,7 @@ final class CanonicalJson {
                     yield NodeLockCodec.encode(new NodeLock(time.time(), ns, name));
                 }
                 case AnnotationKind.VendorNodeKey v -> v.codec().fromJson(json);
+                case AnnotationKind.PodJsonKey p -> p.codec().fromJson(json);
                 case AnnotationKind.UnixTimeKey t -> {
                     var o = object(root, "time", List.of("unix", "time"));
                     JsonNode unix = o.get("unix");
@@ -157,6 +180,20 @@ final class CanonicalJson {
         }
     }
 
+    /** The register value; an error where the key's format cannot carry the devices' MIG profiles (the colon form). */
+    private static String register(RegisterCodec codec, List<DeviceInfo> devices)
+            throws InvalidJsonException, AnnotationFormatException {
+        String value = codec.encode(devices);
+        if (profileCount(devices) > 0 && profileCount(codec.decode(value)) != profileCount(devices)) {
+            throw new InvalidJsonException("this register format carries no migProfiles; give \"migProfiles\":[]");
+        }
+        return value;
+    }
+
+    private static int profileCount(List<DeviceInfo> devices) {
+        return devices.stream().mapToInt(d -> d.migProfiles().size()).sum();
+    }
+
     private static List<DeviceInfo> registerDevices(JsonNode root) throws InvalidJsonException {
         if (!root.isArray()) {
             throw new InvalidJsonException("register JSON must be an array of devices");
@@ -167,7 +204,17 @@ final class CanonicalJson {
             var o = object(
                     root.get(i),
                     where,
-                    List.of("id", "index", "count", "devmem", "devcore", "type", "numa", "mode", "health"));
+                    List.of(
+                            "id",
+                            "index",
+                            "count",
+                            "devmem",
+                            "devcore",
+                            "type",
+                            "numa",
+                            "mode",
+                            "migProfiles",
+                            "health"));
             int index = int32(o, "index", where);
             if (index < 0) {
                 throw new InvalidJsonException(where + ": index must not be negative");
@@ -185,9 +232,57 @@ final class CanonicalJson {
                     text(o, "type", where),
                     int32(o, "numa", where),
                     text(o, "mode", where),
-                    health.booleanValue()));
+                    health.booleanValue(),
+                    migProfiles(o.get("migProfiles"), where)));
         }
         return devices;
+    }
+
+    private static List<MigProfile> migProfiles(JsonNode list, String device) throws InvalidJsonException {
+        if (!list.isArray()) {
+            throw new InvalidJsonException(device + ": migProfiles must be an array of MIG profiles ([] for none)");
+        }
+        var profiles = new ArrayList<MigProfile>();
+        for (int i = 0; i < list.size(); i++) {
+            String where = device + " MIG profile " + i;
+            var o = object(list.get(i), where, List.of("name", "memoryMB", "core", "sliceCount", "placements"));
+            profiles.add(new MigProfile(
+                    text(o, "name", where),
+                    (int) whole(o, "memoryMB", Integer.MAX_VALUE, where),
+                    (int) whole(o, "core", Integer.MAX_VALUE, where),
+                    whole(o, "sliceCount", MigPlacement.MAX_UINT32, where),
+                    placements(o.get("placements"), where)));
+        }
+        return profiles;
+    }
+
+    /** The placements, or null for {@code null}: the register writes a nil list as {@code null}, not {@code []}. */
+    private static List<MigPlacement> placements(JsonNode list, String profile) throws InvalidJsonException {
+        if (list.isNull()) {
+            return null;
+        }
+        if (!list.isArray()) {
+            throw new InvalidJsonException(profile + ": placements must be an array of placements, or null");
+        }
+        var placements = new ArrayList<MigPlacement>();
+        for (int i = 0; i < list.size(); i++) {
+            String where = profile + " placement " + i;
+            var o = object(list.get(i), where, List.of("start", "size"));
+            placements.add(new MigPlacement(
+                    whole(o, "start", MigPlacement.MAX_UINT32, where),
+                    whole(o, "size", MigPlacement.MAX_UINT32, where)));
+        }
+        return placements;
+    }
+
+    /** A whole number from 0 to {@code max}, the range the register reads back. */
+    private static long whole(ObjectNode o, String key, long max, String where) throws InvalidJsonException {
+        JsonNode v = o.get(key);
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0 || v.longValue() > max) {
+            throw new InvalidJsonException(
+                    where + ": " + key + " must be a whole number from 0 to " + max + ", got " + v);
+        }
+        return v.longValue();
     }
 
     private static PodDevices podDevices(JsonNode root) throws InvalidJsonException {

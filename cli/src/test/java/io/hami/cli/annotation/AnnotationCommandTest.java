@@ -54,9 +54,9 @@ class AnnotationCommandTest {
         assertThat(r.out().trim())
                 .isEqualTo(
                         "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"index\":0,\"count\":10,"
-                                + "\"devmem\":32768,\"devcore\":100,\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true},"
+                                + "\"devmem\":32768,\"devcore\":100,\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"migProfiles\":[],\"health\":true},"
                                 + "{\"id\":\"GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448\",\"index\":1,\"count\":10,\"devmem\":32768,\"devcore\":100,"
-                                + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true}]");
+                                + "\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\",\"numa\":1,\"mode\":\"hami-core\",\"migProfiles\":[],\"health\":true}]");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -78,6 +78,10 @@ class AnnotationCommandTest {
                 "hami.io/bind-time|1716199325",
                 "hami.io/vgpu-time|1705054796",
                 "hami.io/node-nvidia-score|[{\"uuid\":\"GPU-a\",\"score\":{\"GPU-b\":600,\"GPU-c\":10}},{\"uuid\":\"GPU-b\",\"score\":{\"GPU-a\":600}}]",
+                "hami.io/node-nvidia-register|" + MIG_REGISTER,
+                "hami.io/vgpu-mig-allocations|" + MIG_RESERVED,
+                "hami.io/vgpu-mig-allocations|" + MIG_CREATED,
+                "hami.io/vgpu-mig-allocations|[]",
             })
     void encodeOfDecodeGivesTheExactValueBack(String key, String value) {
         var decoded = hami("annotation", "decode", "--key", key, "--value", value);
@@ -86,6 +90,114 @@ class AnnotationCommandTest {
                 "annotation", "encode", "--key", key, "--json", decoded.out().trim());
         assertThat(encoded.code()).as(encoded.err()).isZero();
         assertThat(encoded.out()).isEqualTo(value + System.lineSeparator());
+    }
+
+    /** A register as our plugin writes it in mig mode: placements given, nil ({@code null}) and empty. */
+    static final String MIG_REGISTER =
+            "[{\"id\":\"GPU-0\",\"count\":7,\"devmem\":40960,\"devcore\":100,\"type\":\"NVIDIA-A100-SXM4-40GB\","
+                    + "\"mode\":\"mig\",\"migProfiles\":[{\"name\":\"1g.5gb\",\"memoryMB\":4864,\"core\":15,\"sliceCount\":1,"
+                    + "\"placements\":[{\"start\":6,\"size\":1},{\"start\":0,\"size\":1}]},"
+                    + "{\"name\":\"7g.40gb\",\"memoryMB\":40192,\"core\":100,\"sliceCount\":7,\"placements\":null},"
+                    + "{\"name\":\"x\",\"memoryMB\":0,\"core\":0,\"sliceCount\":4294967295,\"placements\":[]}],\"health\":true}]";
+
+    /** Upstream's {@code TestEncodeDecodeMigAllocations} vector (protocol's MigAllocationsCodecTest). */
+    static final String MIG_RESERVED = "[{\"containerIndex\":0,\"deviceIndex\":0,\"gpuUUID\":\"GPU-a\","
+            + "\"profile\":\"1g.5gb\",\"placement\":{\"start\":6,\"size\":1}}]";
+
+    /** docs/mig-design.md §1.3's example: the plugin's runtime identity added, an id of 0 written. */
+    static final String MIG_CREATED = "[{\"containerIndex\":0,\"deviceIndex\":0,\"gpuUUID\":\"GPU-a\","
+            + "\"profile\":\"1g.5gb\",\"placement\":{\"start\":6,\"size\":1},\"migUUID\":\"MIG-a\","
+            + "\"gpuInstanceID\":7,\"computeInstanceID\":0}]";
+
+    @Test
+    void decodesMigAllocationsInUpstreamsFieldOrderWhateverTheInputCase() {
+        var r = hami(
+                "annotation",
+                "decode",
+                "--key",
+                "hami.io/vgpu-mig-allocations",
+                "--value",
+                "[{\"GPUUUID\":\"GPU-a\",\"profile\":\"1g.5gb\",\"ContainerIndex\":0,\"deviceIndex\":0,"
+                        + "\"placement\":{\"size\":1,\"start\":6},\"instanceCount\":7}]");
+        assertThat(r.err()).isEmpty();
+        assertThat(r.out()).isEqualTo(MIG_RESERVED + System.lineSeparator());
+    }
+
+    @Test
+    void aBadMigAllocationsValueExitsTwoWithTheCodecsMessage() {
+        String twice = "[{\"containerIndex\":0,\"deviceIndex\":0,\"gpuUUID\":\"GPU-a\",\"profile\":\"1g.5gb\","
+                + "\"placement\":{\"start\":6,\"size\":1}},{\"containerIndex\":0,\"deviceIndex\":0,"
+                + "\"gpuUUID\":\"GPU-a\",\"profile\":\"1g.5gb\",\"placement\":{\"start\":5,\"size\":1}}]";
+        var decoded = hami("annotation", "decode", "--key", "hami.io/vgpu-mig-allocations", "--value", twice);
+        assertThat(decoded.code()).isEqualTo(2);
+        assertThat(decoded.out()).isEmpty();
+        assertThat(decoded.err())
+                .isEqualTo("hami annotation: hami.io/vgpu-mig-allocations: duplicate MIG allocation for container 0"
+                        + " device 0" + System.lineSeparator());
+        var partial = hami(
+                "annotation",
+                "encode",
+                "--key",
+                "hami.io/vgpu-mig-allocations",
+                "--json",
+                MIG_RESERVED.replace("}}]", "},\"migUUID\":\"MIG-a\"}]"));
+        assertThat(partial.code()).isEqualTo(2);
+        assertThat(partial.err())
+                .isEqualTo("hami annotation: hami.io/vgpu-mig-allocations: MIG allocation 0 has partial runtime"
+                        + " identity" + System.lineSeparator());
+    }
+
+    @Test
+    void decodesMigProfilesWithTheWiresNamesAndKeepsNullPlacementsApartFromEmpty() {
+        // Upstream's plugin writes instanceCount and multiprocessorCount too; the register reads neither.
+        String upstream = "[{\"id\":\"GPU-0\",\"count\":7,\"devmem\":40960,\"devcore\":100,"
+                + "\"type\":\"NVIDIA-A100-SXM4-40GB\",\"numa\":0,\"health\":true,\"mode\":\"mig\",\"migProfiles\":["
+                + "{\"name\":\"1g.5gb\",\"memoryMB\":5120,\"core\":14,\"sliceCount\":1,\"instanceCount\":7,"
+                + "\"multiprocessorCount\":14,\"placements\":[{\"start\":6,\"size\":1}]},"
+                + "{\"name\":\"7g.40gb\",\"memoryMB\":40192,\"core\":100,\"sliceCount\":7,\"placements\":null},"
+                + "{\"name\":\"x\",\"placements\":[]}]}]";
+        var r = hami("annotation", "decode", "--key", "hami.io/node-nvidia-register", "--value", upstream);
+        assertThat(r.err()).isEmpty();
+        assertThat(r.out().trim())
+                .isEqualTo("[{\"id\":\"GPU-0\",\"index\":0,\"count\":7,\"devmem\":40960,\"devcore\":100,"
+                        + "\"type\":\"NVIDIA-A100-SXM4-40GB\",\"numa\":0,\"mode\":\"mig\",\"migProfiles\":["
+                        + "{\"name\":\"1g.5gb\",\"memoryMB\":5120,\"core\":14,\"sliceCount\":1,"
+                        + "\"placements\":[{\"start\":6,\"size\":1}]},"
+                        + "{\"name\":\"7g.40gb\",\"memoryMB\":40192,\"core\":100,\"sliceCount\":7,\"placements\":null},"
+                        + "{\"name\":\"x\",\"memoryMB\":0,\"core\":0,\"sliceCount\":0,\"placements\":[]}],"
+                        + "\"health\":true}]");
+    }
+
+    @Test
+    void encodeChecksMigProfilesAndRefusesThemWhereTheFormatCannotCarryThem() {
+        String device = "[{\"id\":\"GPU-0\",\"index\":0,\"count\":7,\"devmem\":40960,\"devcore\":100,"
+                + "\"type\":\"A100\",\"numa\":0,\"mode\":\"mig\",\"health\":true,\"migProfiles\":";
+        String profile = "[{\"name\":\"1g.5gb\",\"memoryMB\":5120,\"core\":14,\"sliceCount\":1,\"placements\":";
+        var missing = hami(
+                "annotation",
+                "encode",
+                "--key",
+                "hami.io/node-nvidia-register",
+                device + "[{\"name\":\"1g.5gb\",\"memoryMB\":5120,\"core\":14}]}]");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("device 0 MIG profile 0: missing \"sliceCount\", \"placements\"");
+        var tooBig = hami(
+                "annotation",
+                "encode",
+                "--key",
+                "hami.io/node-nvidia-register",
+                device + profile + "[{\"start\":4294967296,\"size\":1}]}]}]");
+        assertThat(tooBig.code()).isEqualTo(2);
+        assertThat(tooBig.err())
+                .contains("device 0 MIG profile 0 placement 0: start must be a whole number from 0 to 4294967295,"
+                        + " got 4294967296");
+        var notAList = hami("annotation", "encode", "--key", "hami.io/node-nvidia-register", device + "null}]");
+        assertThat(notAList.err()).contains("device 0: migProfiles must be an array of MIG profiles ([] for none)");
+        var hcu = hami("annotation", "encode", "--key", "hami.io/node-hcu-register", device + profile + "null}]}]");
+        assertThat(hcu.code()).isEqualTo(2);
+        assertThat(hcu.err())
+                .isEqualTo("hami annotation: hami.io/node-hcu-register: this register format carries no migProfiles;"
+                        + " give \"migProfiles\":[]" + System.lineSeparator());
     }
 
     @Test
@@ -185,7 +297,7 @@ class AnnotationCommandTest {
                 "hami.io/node-nvidia-register",
                 "--json",
                 "[{\"id\":\"a\",\"index\":0,\"count\":1,\"devmem\":\"1\",\"devcore\":100,\"type\":\"T\",\"numa\":0,"
-                        + "\"mode\":\"hami-core\",\"health\":true}]");
+                        + "\"mode\":\"hami-core\",\"migProfiles\":[],\"health\":true}]");
         assertThat(wrongType.code()).isEqualTo(2);
         assertThat(wrongType.err()).contains("device 0: devmem must be a 32-bit integer");
         var badState = hami(
@@ -202,8 +314,8 @@ class AnnotationCommandTest {
     @Test
     void encodeWritesGoJsonForNvidiaAndNineFieldsForHcu() {
         String canonical =
-                "[{\"id\":\"GPU-1\",\"index\":1,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"numa\":0,\"mode\":\"\",\"health\":false},"
-                        + "{\"id\":\"GPU-0\",\"index\":0,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"numa\":0,\"mode\":\"hami-core\",\"health\":true}]";
+                "[{\"id\":\"GPU-1\",\"index\":1,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"numa\":0,\"mode\":\"\",\"migProfiles\":[],\"health\":false},"
+                        + "{\"id\":\"GPU-0\",\"index\":0,\"count\":10,\"devmem\":100,\"devcore\":100,\"type\":\"NVIDIA-X\",\"numa\":0,\"mode\":\"hami-core\",\"migProfiles\":[],\"health\":true}]";
         assertThat(hami("annotation", "encode", "--key", "hami.io/node-nvidia-register", "--json", canonical)
                         .out()
                         .trim())
@@ -268,7 +380,7 @@ class AnnotationCommandTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.err())
                 .isEqualTo(
-                        "hami annotation: hami.io/node-nvidia-register: device 0: missing \"index\", \"numa\" (every "
+                        "hami annotation: hami.io/node-nvidia-register: device 0: missing \"index\", \"numa\", \"migProfiles\" (every "
                                 + "field of the canonical form must be given)" + System.lineSeparator());
         var time = hami("annotation", "encode", "--key", "hami.io/bind-time", "{\"unix\":1}");
         assertThat(time.err()).contains("time: missing \"time\"");

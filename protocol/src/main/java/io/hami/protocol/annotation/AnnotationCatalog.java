@@ -1,5 +1,6 @@
 package io.hami.protocol.annotation;
 
+import io.hami.protocol.codec.MigAllocationsCodec;
 import io.hami.protocol.spi.DeviceBackend;
 import io.hami.protocol.spi.DeviceBackends;
 import java.util.LinkedHashMap;
@@ -14,6 +15,7 @@ public final class AnnotationCatalog {
         kinds.put(ProtocolKeys.NODE_LOCK, new AnnotationKind.NodeLockKey());
         kinds.put(ProtocolKeys.BIND_TIME, new AnnotationKind.UnixTimeKey());
         kinds.put(ProtocolKeys.VGPU_TIME, new AnnotationKind.UnixTimeKey());
+        kinds.put(ProtocolKeys.MIG_ALLOCATIONS, new AnnotationKind.PodJsonKey(MigAllocationsCodec.ANNOTATION));
         for (DeviceBackend b : backends.all()) {
             var keys = b.keys();
             keys.registerKey()

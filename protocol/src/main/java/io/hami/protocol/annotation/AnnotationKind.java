@@ -1,5 +1,6 @@
 package io.hami.protocol.annotation;
 
+import io.hami.protocol.codec.AnnotationCodec;
 import io.hami.protocol.codec.RegisterCodec;
 import io.hami.protocol.spi.DeviceBackend;
 
@@ -23,4 +24,7 @@ public sealed interface AnnotationKind {
 
     /** A further node annotation one vendor reads (NVIDIA's pair scores), with its own codec. */
     record VendorNodeKey(DeviceBackend backend, AnnotationCodec codec) implements AnnotationKind {}
+
+    /** A JSON pod annotation of the decision with its own codec ({@code hami.io/vgpu-mig-allocations}). */
+    record PodJsonKey(AnnotationCodec codec) implements AnnotationKind {}
 }

@@ -15,6 +15,12 @@ public final class ProtocolKeys {
     /** Pod: {@code allocating}, {@code success} or {@code failed}. */
     public static final String BIND_PHASE = "hami.io/bind-phase";
 
+    /**
+     * Pod: the MIG reservations of an NVIDIA decision, JSON ({@code MigAllocationsCodec}, docs/mig-design.md §1.3);
+     * written by the scheduler with the decision, completed by the plugin with the created instances.
+     */
+    public static final String MIG_ALLOCATIONS = "hami.io/vgpu-mig-allocations";
+
     /** Pod: node policy override, {@code binpack} or {@code spread}. */
     public static final String NODE_SCHEDULER_POLICY = "hami.io/node-scheduler-policy";
     /** Pod: device policy override, for example {@code binpack}, {@code spread}, {@code mutex}, {@code binpack,numa}. */

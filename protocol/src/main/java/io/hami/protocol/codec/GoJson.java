@@ -1,6 +1,7 @@
 package io.hami.protocol.codec;
 
 import java.io.StringWriter;
+import java.util.List;
 import java.util.function.Consumer;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
@@ -41,6 +42,28 @@ public final class GoJson {
             body.accept(g);
         }
         return out.toString();
+    }
+
+    /**
+     * The field a JSON key names, or null. Go's decoder compares keys folded by its {@code foldName}: ASCII
+     * letters upper-cased, any other rune mapped by {@code unicode.ToUpper}. ({@link String#equalsIgnoreCase}
+     * differs: it would also take "\u0130d" for "id".)
+     */
+    static String field(String key, List<String> keys) {
+        if (keys.contains(key)) {
+            return key;
+        }
+        var folded = new StringBuilder(key.length());
+        key.codePoints()
+                .forEach(cp -> folded.appendCodePoint(
+                        cp < 0x80 ? (cp >= 'a' && cp <= 'z' ? cp - ('a' - 'A') : cp) : Character.toUpperCase(cp)));
+        String f = folded.toString();
+        for (String k : keys) {
+            if (k.toUpperCase(java.util.Locale.ROOT).equals(f)) {
+                return k;
+            }
+        }
+        return null;
     }
 
     /** Go writes invalid UTF-16 (a lone surrogate) as U+FFFD. */

@@ -1,5 +1,6 @@
 package io.hami.protocol.device;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,9 +16,19 @@ import java.util.Objects;
  * @param numa    NUMA node, or {@link #NO_NUMA} when the device's library knows none
  * @param mode    sharing mode, for example {@code hami-core}; may be empty
  * @param health  whether the device plugin reported the device healthy
+ * @param migProfiles the MIG profiles a {@code mig}-mode GPU offers (docs/mig-design.md §1.2); empty otherwise
  */
 public record DeviceInfo(
-        String id, int index, int count, int devmem, int devcore, String type, int numa, String mode, boolean health) {
+        String id,
+        int index,
+        int count,
+        int devmem,
+        int devcore,
+        String type,
+        int numa,
+        String mode,
+        boolean health,
+        List<MigProfile> migProfiles) {
     /**
      * The NUMA node of a device whose library knows none (upstream's plugins write {@code "numa":-1}): no NUMA
      * affinity, never a reason to leave the node out (design D9). Under {@code nvidia.com/numa-bind} such devices
@@ -29,12 +40,27 @@ public record DeviceInfo(
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(mode, "mode");
+        migProfiles = List.copyOf(migProfiles);
         if (index < 0) {
             throw new IllegalArgumentException("index must not be negative: " + index);
         }
     }
 
+    /** A device without MIG profiles, as every mode but {@code mig} publishes. */
+    public DeviceInfo(
+            String id,
+            int index,
+            int count,
+            int devmem,
+            int devcore,
+            String type,
+            int numa,
+            String mode,
+            boolean health) {
+        this(id, index, count, devmem, devcore, type, numa, mode, health, List.of());
+    }
+
     public DeviceInfo withHealth(boolean healthy) {
-        return new DeviceInfo(id, index, count, devmem, devcore, type, numa, mode, healthy);
+        return new DeviceInfo(id, index, count, devmem, devcore, type, numa, mode, healthy, migProfiles);
     }
 }

@@ -53,6 +53,10 @@ class CodecFuzzTest {
                         List.of(
                                 CURRENT_NVIDIA_REGISTER,
                                 REF_NVIDIA_REGISTER_WITH_MIG,
+                                // two MIG profiles, one with a nil placement list, keys in other cases
+                                "[{\"id\":\"GPU-a\",\"mode\":\"mig\",\"MIGProfiles\":[{\"name\":\"2g.10gb\",\"memoryMB\":9984,"
+                                        + "\"core\":29,\"sliceCount\":2,\"Placements\":[{\"start\":0,\"size\":2},{\"START\":4,\"size\":2}]},"
+                                        + "{\"name\":\"7g.40gb\",\"sliceCount\":4294967295,\"placements\":null}]}]",
                                 "[]",
                                 "null",
                                 "[{\"ID\":\"a\\u003c\\\"\\\\\\n\\ud83d\\ude00\",\"Index\":3,\"health\":false,\"numa\":-1},{}]",
@@ -104,6 +108,20 @@ class CodecFuzzTest {
                                 REF_NODE_LOCK_LEGACY,
                                 REF_NODE_LOCK_LEGACY + ",kube-system,pod-b",
                                 "2026-08-01T06:00:00.5-03:30,ns,p")),
+                new Target(
+                        "MigAllocationsCodec",
+                        MigAllocationsCodec::decode,
+                        v -> MigAllocationsCodec.encode((List<io.hami.protocol.device.MigAllocation>) v),
+                        equal,
+                        List.of(
+                                "[{\"containerIndex\":0,\"deviceIndex\":0,\"gpuUUID\":\"GPU-a\",\"profile\":\"1g.5gb\","
+                                        + "\"placement\":{\"start\":6,\"size\":1},\"migUUID\":\"MIG-a\",\"gpuInstanceID\":7,"
+                                        + "\"computeInstanceID\":0}]",
+                                "[{\"ContainerIndex\":1,\"deviceIndex\":2,\"gpuUUID\":\"GPU-b\",\"profile\":\"3g.20gb\","
+                                        + "\"placement\":{\"start\":4,\"size\":4}},{\"containerIndex\":1,\"deviceIndex\":3,"
+                                        + "\"gpuUUID\":\"GPU-b\",\"profile\":\"1g.5gb\",\"placement\":{\"start\":3,\"size\":1}}]",
+                                "",
+                                "null")),
                 new Target(
                         "UnixTimeCodec",
                         UnixTimeCodec::decode,

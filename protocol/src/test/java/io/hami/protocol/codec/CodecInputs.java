@@ -3,6 +3,8 @@ package io.hami.protocol.codec;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.device.MigPlacement;
+import io.hami.protocol.device.MigProfile;
 import io.hami.protocol.device.PodDevices;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -284,6 +286,42 @@ public final class CodecInputs {
         String mode = text.apply(data);
         boolean health = data.consumeBoolean();
         return new DeviceInfo(id, index, count, devmem, devcore, type, numa, mode, health);
+    }
+
+    /** Go {@code uint32}s (MIG slice counts and placements), with zero, small values and the extremes frequent. */
+    public static long uint32(FuzzedDataProvider data) {
+        return switch (weighted(data, 2, 4, 2, 1)) {
+            case 0 -> 0;
+            case 1 -> data.consumeLong(0, 8);
+            case 2 -> data.consumeLong(0, MigPlacement.MAX_UINT32);
+            default -> MigPlacement.MAX_UINT32;
+        };
+    }
+
+    /**
+     * The MIG profiles of a register device: often none, else up to 3, each with a nil placement list or up to 8
+     * placements; the name comes from {@code text}.
+     */
+    public static List<MigProfile> migProfileLists(FuzzedDataProvider data, Function<FuzzedDataProvider, String> text) {
+        int n = weighted(data, 1, 2) == 0 ? 0 : data.consumeInt(1, 3);
+        var out = new ArrayList<MigProfile>();
+        for (int i = 0; i < n; i++) {
+            String name = text.apply(data);
+            int memoryMB = uint31(data);
+            int core = uint31(data);
+            long sliceCount = uint32(data);
+            List<MigPlacement> placements = null;
+            if (weighted(data, 1, 4) != 0) {
+                var list = new ArrayList<MigPlacement>();
+                int k = data.consumeInt(0, 8);
+                for (int j = 0; j < k; j++) {
+                    list.add(new MigPlacement(uint32(data), uint32(data)));
+                }
+                placements = list;
+            }
+            out.add(new MigProfile(name, memoryMB, core, sliceCount, placements));
+        }
+        return out;
     }
 
     /** Device lists of up to {@code maxSize} with distinct indexes (so "sorted by index" has exactly one answer). */

@@ -1,6 +1,8 @@
 package io.hami.protocol.codec;
 
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.device.MigPlacement;
+import io.hami.protocol.device.MigProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +11,7 @@ import java.util.Random;
 /**
  * A test-side model of Go's {@code encoding/json} for the register annotation, written from Go's rules
  * rather than from the codec: {@link #marshal} is what {@code json.Marshal} of upstream's
- * {@code []DeviceInfo} (all fields {@code omitempty}) produces; {@link #noisy} writes the same devices in
+ * {@code []DeviceInfo} (all fields {@code omitempty}; inside {@code migProfiles} none) produces; {@link #noisy} writes the same devices in
  * ways Go's {@code json.Unmarshal} also reads (any key order and case, explicit zero values, unknown keys,
  * whitespace, escaped characters).
  */
@@ -59,6 +61,25 @@ public final class GoJsonOracle {
             if (!d.type().isEmpty()) members.add("\"type\":" + quote(d.type()));
             if (d.numa() != 0) members.add("\"numa\":" + d.numa());
             if (!d.mode().isEmpty()) members.add("\"mode\":" + quote(d.mode()));
+            if (!d.migProfiles().isEmpty()) {
+                var profiles = new ArrayList<String>();
+                for (MigProfile p : d.migProfiles()) {
+                    profiles.add("{\"name\":" + quote(p.name()) + ",\"memoryMB\":" + p.memoryMB() + ",\"core\":"
+                            + p.core() + ",\"sliceCount\":" + p.sliceCount() + ",\"placements\":"
+                            + (p.placements() == null
+                                    ? "null"
+                                    : "["
+                                            + String.join(
+                                                    ",",
+                                                    p.placements().stream()
+                                                            .map(pl -> "{\"start\":" + pl.start() + ",\"size\":"
+                                                                    + pl.size() + "}")
+                                                            .toList())
+                                            + "]")
+                            + "}");
+                }
+                members.add("\"migProfiles\":[" + String.join(",", profiles) + "]");
+            }
             if (d.health()) members.add("\"health\":true");
             if (n > 0) b.append(',');
             b.append('{').append(String.join(",", members)).append('}');
@@ -135,6 +156,7 @@ public final class GoJsonOracle {
             addString(members, "type", d.type(), r);
             addNumber(members, "numa", d.numa(), r);
             addString(members, "mode", d.mode(), r);
+            addProfiles(members, d.migProfiles(), r);
             if (d.health() || r.nextBoolean()) {
                 members.add(quote(randomCase("health", r)) + ":" + d.health());
             } else if (r.nextInt(4) == 0) {
@@ -143,7 +165,7 @@ public final class GoJsonOracle {
             int unknown = r.nextInt(3);
             for (int u = 0; u < unknown; u++) {
                 String key = switch (r.nextInt(4)) {
-                    case 0 -> "migProfiles";
+                    case 0 -> "migtemplate";
                     case 1 -> "devicevendor";
                     case 2 -> "customInfo";
                     default -> "x" + r.nextInt(100);
@@ -160,6 +182,63 @@ public final class GoJsonOracle {
             b.append(ws(r)).append('}');
         }
         return b.append(ws(r)).append(']').append(ws(r)).toString();
+    }
+
+    /** A MIG profile list: an empty one omitted, null or []; else each profile noisy, a zero one maybe null. */
+    private static void addProfiles(List<String> members, List<MigProfile> profiles, Random r) {
+        String key = quote(randomCase("migProfiles", r)) + ":";
+        if (profiles.isEmpty()) {
+            switch (r.nextInt(3)) {
+                case 0 -> members.add(key + "null");
+                case 1 -> members.add(key + "[" + ws(r) + "]");
+                default -> {}
+            }
+            return;
+        }
+        var out = new ArrayList<String>();
+        for (MigProfile p : profiles) {
+            if (p.equals(new MigProfile("", 0, 0, 0, null)) && r.nextBoolean()) {
+                out.add("null"); // Go leaves a fresh element at its zero value
+                continue;
+            }
+            var fields = new ArrayList<String>();
+            addString(fields, "name", p.name(), r);
+            addNumber(fields, "memoryMB", p.memoryMB(), r);
+            addNumber(fields, "core", p.core(), r);
+            addUnsigned(fields, "sliceCount", p.sliceCount(), r);
+            if (p.placements() != null) {
+                var placements = new ArrayList<String>();
+                for (MigPlacement pl : p.placements()) {
+                    var pf = new ArrayList<String>();
+                    addUnsigned(pf, "start", pl.start(), r);
+                    addUnsigned(pf, "size", pl.size(), r);
+                    java.util.Collections.shuffle(pf, r);
+                    placements.add("{" + String.join("," + ws(r), pf) + "}");
+                }
+                fields.add(quote(randomCase("placements", r)) + ":[" + String.join("," + ws(r), placements) + "]");
+            } else if (r.nextBoolean()) {
+                fields.add(quote(randomCase("placements", r)) + ":null");
+            }
+            if (r.nextBoolean()) {
+                fields.add(quote(r.nextBoolean() ? "instanceCount" : "multiprocessorCount") + ":" + r.nextInt(99));
+            }
+            java.util.Collections.shuffle(fields, r);
+            out.add("{" + ws(r) + String.join(ws(r) + "," + ws(r), fields) + ws(r) + "}");
+        }
+        members.add(key + "[" + ws(r) + String.join("," + ws(r), out) + ws(r) + "]");
+    }
+
+    /** A Go uint32: zero may be omitted, written or null, never -0 (Go refuses it for unsigned fields). */
+    private static void addUnsigned(List<String> members, String key, long value, Random r) {
+        if (value == 0) {
+            switch (r.nextInt(3)) {
+                case 0 -> members.add(quote(randomCase(key, r)) + ":0");
+                case 1 -> members.add(quote(randomCase(key, r)) + ":null");
+                default -> {}
+            }
+        } else {
+            members.add(quote(randomCase(key, r)) + ":" + value);
+        }
     }
 
     private static void addString(List<String> members, String key, String value, Random r) {

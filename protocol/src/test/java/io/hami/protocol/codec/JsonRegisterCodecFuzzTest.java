@@ -18,8 +18,23 @@ import org.junit.jupiter.api.Test;
  */
 class JsonRegisterCodecFuzzTest {
 
+    /** Device lists, each device with MIG profiles drawn after the list (so the device draws stay as they were). */
     private static List<DeviceInfo> lists(FuzzedDataProvider data) {
-        return CodecInputs.deviceLists(data, CodecInputs::anyText, 6);
+        var devices = new ArrayList<DeviceInfo>();
+        for (DeviceInfo d : CodecInputs.deviceLists(data, CodecInputs::anyText, 6)) {
+            devices.add(new DeviceInfo(
+                    d.id(),
+                    d.index(),
+                    d.count(),
+                    d.devmem(),
+                    d.devcore(),
+                    d.type(),
+                    d.numa(),
+                    d.mode(),
+                    d.health(),
+                    CodecInputs.migProfileLists(data, CodecInputs::anyText)));
+        }
+        return devices;
     }
 
     private static List<DeviceInfo> sortedByIndex(List<DeviceInfo> devices) {
@@ -149,7 +164,7 @@ class JsonRegisterCodecFuzzTest {
     void unknownKeysAreIgnored() throws Exception {
         assertThat(
                         JsonRegisterCodec.decode(
-                                "[{\"id\":\"a\",\"migProfiles\":[{\"name\":\"1g.5gb\",\"placements\":[{\"start\":6,\"size\":1}]}],"
+                                "[{\"id\":\"a\",\"migtemplate\":[[{\"name\":\"1g.5gb\",\"memory\":5120,\"count\":7}]],"
                                         + "\"instanceCount\":3,\"devicevendor\":\"NVIDIA\",\"custominfo\":{\"k\":[1,2.5,null]}}]"))
                 .containsExactly(only("a"));
     }
@@ -173,7 +188,8 @@ class JsonRegisterCodecFuzzTest {
         assertThat(JsonRegisterCodec.decode("[{\"id\":\"a\"}]").get(0).mode()).isEmpty();
     }
 
-    private static void rejected(String value, String... messageParts) {
+    /** Decoding {@code value} fails with a message holding every part. */
+    static void rejected(String value, String... messageParts) {
         var thrown = assertThatThrownBy(() -> JsonRegisterCodec.decode(value))
                 .as(value)
                 .isInstanceOf(AnnotationFormatException.class);

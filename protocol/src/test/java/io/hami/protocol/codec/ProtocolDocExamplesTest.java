@@ -258,7 +258,7 @@ class ProtocolDocExamplesTest {
     @DisplayName("docs/upstream.md#json-register")
     class ReferenceJson {
         @Test
-        void migProfilesAndInstanceCountAreIgnored() throws Exception {
+        void migProfilesAreReadAndWrittenAndInstanceCountIsDropped() throws Exception {
             assertThat(JsonRegisterCodec.decode(REF_NVIDIA_REGISTER_WITH_MIG))
                     .containsExactly(REF_NVIDIA_REGISTER_WITH_MIG_DEVICE);
             assertThat(JsonRegisterCodec.encode(List.of(REF_NVIDIA_REGISTER_WITH_MIG_DEVICE)))

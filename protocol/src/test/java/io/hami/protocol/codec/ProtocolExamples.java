@@ -2,6 +2,8 @@ package io.hami.protocol.codec;
 
 import io.hami.protocol.device.ContainerDevice;
 import io.hami.protocol.device.DeviceInfo;
+import io.hami.protocol.device.MigPlacement;
+import io.hami.protocol.device.MigProfile;
 import io.hami.protocol.device.PodDevices;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -178,13 +180,24 @@ public final class ProtocolExamples {
                     + "\"memoryMB\":4864,\"core\":15,\"sliceCount\":1,\"placements\":[{\"start\":6,\"size\":1}],"
                     + "\"instanceCount\":7}],\"health\":true}]";
 
-    /** {@link #REF_NVIDIA_REGISTER_WITH_MIG} without the MIG fields, which we do not produce. */
+    /** {@link #REF_NVIDIA_REGISTER_WITH_MIG} as we write it back: the profile kept, {@code instanceCount} dropped. */
     public static final String REF_NVIDIA_REGISTER_WITH_MIG_REENCODED =
             "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"count\":7,\"devmem\":40960,\"devcore\":100,"
-                    + "\"type\":\"NVIDIA-A100-PCIE-40GB\",\"numa\":1,\"mode\":\"mig\",\"health\":true}]";
+                    + "\"type\":\"NVIDIA-A100-PCIE-40GB\",\"numa\":1,\"mode\":\"mig\",\"migProfiles\":[{\"name\":\"1g.5gb\","
+                    + "\"memoryMB\":4864,\"core\":15,\"sliceCount\":1,\"placements\":[{\"start\":6,\"size\":1}]}],"
+                    + "\"health\":true}]";
 
     public static final DeviceInfo REF_NVIDIA_REGISTER_WITH_MIG_DEVICE = new DeviceInfo(
-            "GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec", 0, 7, 40960, 100, "NVIDIA-A100-PCIE-40GB", 1, "mig", true);
+            "GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec",
+            0,
+            7,
+            40960,
+            100,
+            "NVIDIA-A100-PCIE-40GB",
+            1,
+            "mig",
+            true,
+            List.of(new MigProfile("1g.5gb", 4864, 15, 1, List.of(new MigPlacement(6, 1)))));
 
     /** docs/upstream.md#json-register: an empty list is written as {@code []}; JSON {@code null} reads as an empty list. */
     public static final String REF_NVIDIA_REGISTER_EMPTY = "[]";

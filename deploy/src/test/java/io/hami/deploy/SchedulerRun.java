@@ -162,6 +162,18 @@ final class SchedulerRun {
                     .inNamespace(WORKLOAD_NAMESPACE)
                     .resource(pod("too-big", schedulerName, "64000"))
                     .create();
+            // No devices: its bind reads the pod from the API server (a device pod's comes from the informer).
+            Pod plain = admin.pods()
+                    .inNamespace(WORKLOAD_NAMESPACE)
+                    .resource(new PodBuilder(pod("plain", schedulerName, "1"))
+                            .editSpec()
+                            .editFirstContainer()
+                            .withNewResources()
+                            .endResources()
+                            .endContainer()
+                            .endSpec()
+                            .build())
+                    .create();
 
             try (KubernetesClient recorded = recorder.connect(server);
                     SchedulerApp app = SchedulerApp.start(recorded, settings, registry, Clock.systemUTC())) {
@@ -187,6 +199,11 @@ final class SchedulerRun {
                 assertThat(refused.path("Error").asString())
                         .as("bind of a pod that does not fit")
                         .isNotEmpty();
+                assertThat(post(http, base + "/bind", bindArgs(plain, "gpu-1"))
+                                .path("Error")
+                                .asString())
+                        .as("bind of a pod without devices")
+                        .isEmpty();
                 // Events are written in the background: FilteringSucceed, FilteringFailed, BindingSucceed,
                 // BindingFailed.
                 await().atMost(Patience.seconds(10))

@@ -2,7 +2,9 @@ package io.hami.protocol.codec;
 
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.SerializableString;
@@ -11,6 +13,7 @@ import tools.jackson.core.io.CharacterEscapes;
 import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -34,6 +37,34 @@ public final class GoJson {
             JsonFactory.builder().characterEscapes(new GoEscapes()).build();
 
     private GoJson() {}
+
+    /**
+     * {@code value} as the JSON array an annotation holds, read as Go reads it; null for JSON {@code null}. Errors name
+     * {@code what} ("register annotation", "MIG allocations").
+     */
+    static JsonNode arrayOrNull(String value, String what) throws AnnotationFormatException {
+        JsonNode root;
+        try {
+            root = READER.readTree(value);
+        } catch (JacksonException e) {
+            throw new AnnotationFormatException("invalid JSON in " + what + ": " + e.getOriginalMessage());
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new AnnotationFormatException("empty " + what);
+        }
+        if (root.isNull()) {
+            return null;
+        }
+        if (!root.isArray()) {
+            throw new AnnotationFormatException(what + " must be a JSON array, got " + kind(root));
+        }
+        return root;
+    }
+
+    /** A JSON node's type as error messages name it: {@code object}, {@code string}, {@code number}, ... */
+    static String kind(JsonNode node) {
+        return node.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
 
     /** Runs {@code body} against a generator and returns what it wrote. */
     public static String write(Consumer<JsonGenerator> body) {

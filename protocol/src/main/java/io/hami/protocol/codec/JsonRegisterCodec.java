@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -32,20 +31,9 @@ public final class JsonRegisterCodec {
     private JsonRegisterCodec() {}
 
     public static List<DeviceInfo> decode(String value) throws AnnotationFormatException {
-        JsonNode root;
-        try {
-            root = GoJson.READER.readTree(value);
-        } catch (JacksonException e) {
-            throw new AnnotationFormatException("invalid JSON in register annotation: " + e.getOriginalMessage());
-        }
-        if (root == null || root.isMissingNode()) {
-            throw new AnnotationFormatException("empty register annotation");
-        }
-        if (root.isNull()) {
+        JsonNode root = GoJson.arrayOrNull(value, "register annotation");
+        if (root == null) {
             return List.of();
-        }
-        if (!root.isArray()) {
-            throw new AnnotationFormatException("register annotation must be a JSON array, got " + kind(root));
         }
         var devices = new ArrayList<DeviceInfo>(root.size());
         for (int n = 0; n < root.size(); n++) {
@@ -56,7 +44,7 @@ public final class JsonRegisterCodec {
 
     private static DeviceInfo decodeDevice(JsonNode node, int n) throws AnnotationFormatException {
         if (!node.isObject()) {
-            throw new AnnotationFormatException("device " + n + " must be a JSON object, got " + kind(node));
+            throw new AnnotationFormatException("device " + n + " must be a JSON object, got " + GoJson.kind(node));
         }
         var fields = new Fields(n);
         // Go matches keys case-insensitively and the last duplicate wins; unknown keys are ignored.
@@ -187,7 +175,7 @@ public final class JsonRegisterCodec {
         private void profile(ProfileFields p, JsonNode node, int i) throws AnnotationFormatException {
             String where = "MIG profile " + i + " of device " + n;
             if (!node.isObject()) {
-                throw new AnnotationFormatException(where + " must be a JSON object, got " + kind(node));
+                throw new AnnotationFormatException(where + " must be a JSON object, got " + GoJson.kind(node));
             }
             for (Map.Entry<String, JsonNode> e : node.properties()) {
                 String key = GoJson.field(e.getKey(), PROFILE_KEYS);
@@ -214,7 +202,7 @@ public final class JsonRegisterCodec {
 
         private void placement(long[] slot, JsonNode node, String where) throws AnnotationFormatException {
             if (!node.isObject()) {
-                throw new AnnotationFormatException(where + " must be a JSON object, got " + kind(node));
+                throw new AnnotationFormatException(where + " must be a JSON object, got " + GoJson.kind(node));
             }
             for (Map.Entry<String, JsonNode> e : node.properties()) {
                 String key = GoJson.field(e.getKey(), PLACEMENT_KEYS);
@@ -283,10 +271,6 @@ public final class JsonRegisterCodec {
     private static String shown(JsonNode v) {
         String json = v.toString();
         return json.length() > 80 ? json.substring(0, 77) + "..." : json;
-    }
-
-    private static String kind(JsonNode node) {
-        return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Go's {@code json.Marshal} of the devices sorted by index, with zero values omitted. */

@@ -5,10 +5,8 @@ import io.hami.protocol.device.MigPlacement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 
@@ -83,20 +81,9 @@ public final class MigAllocationsCodec {
         if (value.isEmpty()) {
             return List.of();
         }
-        JsonNode root;
-        try {
-            root = GoJson.READER.readTree(value);
-        } catch (JacksonException e) {
-            throw new AnnotationFormatException("invalid JSON in MIG allocations: " + e.getOriginalMessage());
-        }
-        if (root == null || root.isMissingNode()) {
-            throw new AnnotationFormatException("empty MIG allocations");
-        }
-        if (root.isNull()) {
+        JsonNode root = GoJson.arrayOrNull(value, "MIG allocations");
+        if (root == null) {
             return List.of();
-        }
-        if (!root.isArray()) {
-            throw new AnnotationFormatException("MIG allocations must be a JSON array, got " + kind(root));
         }
         var fields = new ArrayList<Fields>();
         for (int i = 0; i < root.size(); i++) {
@@ -141,7 +128,7 @@ public final class MigAllocationsCodec {
         void read(JsonNode node) throws AnnotationFormatException {
             if (!node.isObject()) {
                 throw new AnnotationFormatException(
-                        "MIG allocation " + i + " must be a JSON object, got " + kind(node));
+                        "MIG allocation " + i + " must be a JSON object, got " + GoJson.kind(node));
             }
             for (Map.Entry<String, JsonNode> e : node.properties()) {
                 String key = GoJson.field(e.getKey(), KEYS);
@@ -238,9 +225,5 @@ public final class MigAllocationsCodec {
                             ? Optional.of(new MigAllocation.Runtime(migUuid, gpuInstanceId, computeInstanceId))
                             : Optional.empty());
         }
-    }
-
-    private static String kind(JsonNode node) {
-        return node.getNodeType().name().toLowerCase(Locale.ROOT);
     }
 }
